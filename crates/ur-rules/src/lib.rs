@@ -1,0 +1,82 @@
+//! Rules of the Royal Game of Ur and its race-family rule sets.
+//!
+//! This crate does no I/O. It holds board geometry ([`board`]), dice
+//! ([`dice`]), rule sets as data ([`spec`]), compiled rules ([`Rules`]),
+//! positions ([`Setup`] unchecked, [`State`] validated), move generation
+//! and a turn-by-turn [`Game`] with game records.
+//!
+//! ```
+//! use ur_rules::{Game, Rules, Side, SeededDice};
+//! let rules = Rules::builtin("finkel").unwrap();
+//! let mut game = Game::new(rules.into(), Side::Light);
+//! let mut dice = SeededDice::new(1);
+//! game.play_random(&mut dice, 10_000);
+//! assert!(game.winner().is_some());
+//! ```
+
+pub mod board;
+pub mod dice;
+pub mod game;
+pub mod movegen;
+pub mod position;
+pub mod record;
+pub mod rules;
+pub mod spec;
+
+use serde::{Deserialize, Serialize};
+
+pub use board::{Board, Cell};
+pub use dice::{Dice, DiceModel, Extra, SeededDice, Throw};
+pub use game::{Action, Choice, Game, GameError, Phase, RollReport};
+pub use movegen::{format_moves, Move, MoveEffect, MoveError, MoveList};
+pub use position::{PositionError, Setup, SideSetup, State};
+pub use record::{GameRecord, RecordError};
+pub use rules::Rules;
+pub use spec::{OptionSpec, OptionValue, Options, RaceSpec, RuleSetFile, SpecError, SquareKind};
+
+/// A player. Light is the SOUTH side (bottom row) and moves first by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Light,
+    Dark,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::Light, Side::Dark];
+
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    #[inline]
+    pub const fn other(self) -> Side {
+        match self {
+            Side::Light => Side::Dark,
+            Side::Dark => Side::Light,
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Side::Light => "light",
+            Side::Dark => "dark",
+        }
+    }
+
+    /// Reads `light` or `dark`.
+    pub fn parse(text: &str) -> Option<Side> {
+        match text {
+            "light" => Some(Side::Light),
+            "dark" => Some(Side::Dark),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

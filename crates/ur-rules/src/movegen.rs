@@ -1,0 +1,216 @@
+//! Move generation and move application for race rule sets.
+
+use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
+
+use crate::dice::{Extra, Throw};
+use crate::position::State;
+use crate::rules::Rules;
+use crate::spec::SquareKind;
+
+/// A move of one piece from `from` to `to` on the mover's path
+/// (0 = reserve, L + 1 = borne off).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Move {
+    pub from: u8,
+    pub to: u8,
+    /// Named pieces only: the bird's number (1..=5); 0 otherwise.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub piece: u8,
+}
+
+fn is_zero(v: &u8) -> bool {
+    *v == 0
+}
+
+impl Move {
+    pub const fn new(from: u8, to: u8) -> Move {
+        Move { from, to, piece: 0 }
+    }
+}
+
+/// Room for every legal move of one throw.
+pub type MoveList = ArrayVec<Move, 32>;
+
+/// What a move did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveEffect {
+    pub captured: bool,
+    pub landed_on_rosette: bool,
+    pub borne_off: bool,
+    /// The extra roll the move earned (ignoring a win).
+    pub extra: Extra,
+}
+
+/// Why a move was refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum MoveError {
+    #[error("{from}->{to} is not legal with a throw of {value}; legal moves: {legal}")]
+    Illegal { from: u8, to: u8, value: u8, legal: String },
+}
+
+/// Formats moves as `0->2 4->6`, for messages.
+pub fn format_moves(moves: &[Move]) -> String {
+    if moves.is_empty() {
+        return "none".into();
+    }
+    moves.iter().map(|m| format!("{}->{}", m.from, m.to)).collect::<Vec<_>>().join(" ")
+}
+
+impl Rules {
+    /// The legal moves of the side to move for a throw, sorted by `from`.
+    /// Empty when the throw allows no move (the turn then passes).
+    ///
+    /// # Examples
+    /// ```
+    /// use ur_rules::{Rules, Side, State, Move};
+    /// let rules = Rules::builtin("finkel").unwrap();
+    /// let st = State::start(&rules, Side::Light);
+    /// let throw = rules.throw(2).unwrap();
+    /// assert_eq!(rules.legal_moves(&st, &throw).as_slice(), &[Move::new(0, 2)]);
+    /// ```
+    pub fn legal_moves(&self, st: &State, throw: &Throw) -> MoveList {
+        let mut out = MoveList::new();
+        self.legal_moves_into(st, throw, &mut out);
+        out
+    }
+
+    /// As [`Rules::legal_moves`], into a caller's list (cleared first). Named
+    /// pieces on the board are listed per bird; entries are not moves there.
+    #[inline]
+    pub fn legal_moves_into(&self, st: &State, throw: &Throw, out: &mut MoveList) {
+        out.clear();
+        let v = throw.value;
+        if v == 0 {
+            return;
+        }
+        let side = st.to_move;
+        let s = side.index();
+        if self.named_pieces() {
+            for (i, &p) in st.birds[s][..self.pieces() as usize].iter().enumerate() {
+                if p >= 1 && p <= self.path_len() && self.can_land(st, p, p + v) {
+                    out.push(Move { from: p, to: p + v, piece: i as u8 + 1 });
+                }
+            }
+            return;
+        }
+        if st.reserve[s] > 0 && throw.enter && self.can_land(st, 0, v) {
+            out.push(Move::new(0, v));
+        }
+        let mut m = st.mask[s];
+        while m != 0 {
+            let p = m.trailing_zeros() as u8;
+            m &= m - 1;
+            if self.can_land(st, p, p + v) {
+                out.push(Move::new(p, p + v));
+            }
+        }
+    }
+
+    /// Whether the side to move may move a piece from `from` to `to`, ignoring
+    /// whether a piece is at `from`.
+    #[inline]
+    pub(crate) fn can_land(&self, st: &State, from: u8, to: u8) -> bool {
+        let side = st.to_move;
+        let off = self.path_len() + 1;
+        if to > off || self.stops_between(side, from, to) {
+            return false;
+        }
+        if to == off {
+            return true;
+        }
+        let sq = self.square(side, to);
+        if !self.is_exclusive(sq) {
+            return true;
+        }
+        let bit = 1u64 << sq;
+        if st.occ[side.index()] & bit != 0 {
+            return false;
+        }
+        !(st.occ[side.other().index()] & bit != 0 && self.kinds_safe(sq))
+    }
+
+    #[inline]
+    fn kinds_safe(&self, sq: u8) -> bool {
+        self.kind_of_square(sq) == SquareKind::Safe
+    }
+
+    /// Applies a move without checking it, and says what it did. The side to
+    /// move is not changed: see [`Rules::finish_move`].
+    #[inline]
+    pub fn apply_unchecked(&self, st: &mut State, throw: &Throw, mv: Move) -> MoveEffect {
+        let side = st.to_move;
+        let (s, o) = (side.index(), side.other().index());
+        let mut effect = MoveEffect::default();
+        if mv.from == 0 {
+            st.reserve[s] -= 1;
+        } else {
+            st.take(self, side, mv.from);
+        }
+        if mv.piece != 0 {
+            st.birds[s][mv.piece as usize - 1] = mv.to;
+        }
+        if mv.to == self.path_len() + 1 {
+            st.off[s] += 1;
+            effect.borne_off = true;
+        } else {
+            let sq = self.square(side, mv.to);
+            if st.occ[o] & (1u64 << sq) != 0 {
+                self.capture(st, sq);
+                effect.captured = true;
+            }
+            st.put(self, side, mv.to);
+            effect.landed_on_rosette = self.is_rosette(side, mv.to);
+        }
+        effect.extra = throw.extra;
+        if effect.landed_on_rosette {
+            effect.extra = effect.extra.max(self.rosette_extra());
+        }
+        if effect.captured {
+            effect.extra = effect.extra.max(self.capture_extra());
+        }
+        effect
+    }
+
+    /// Sends the opposing piece on an exclusive square back to its reserve.
+    fn capture(&self, st: &mut State, sq: u8) {
+        let victim = st.to_move.other();
+        let v = victim.index();
+        let [a, b] = self.positions_on(victim, sq);
+        let pos = if a != 0 && st.count[v][a as usize] > 0 { a } else { b };
+        st.take(self, victim, pos);
+        st.reserve[v] += 1;
+        if self.named_pieces() {
+            if let Some(bird) = st.birds[v].iter_mut().find(|p| **p == pos) {
+                *bird = 0;
+            }
+        }
+    }
+
+    /// Hands the turn on after a move: the mover keeps it on an automatic
+    /// extra roll (and on an optional one, until declined); otherwise the
+    /// opponent moves. Returns the winner, if the move won.
+    #[inline]
+    pub fn finish_move(&self, st: &mut State, effect: &MoveEffect) -> Option<crate::Side> {
+        if st.off[st.to_move.index()] == self.pieces() {
+            return Some(st.to_move);
+        }
+        if effect.extra == Extra::None {
+            st.to_move = st.to_move.other();
+        }
+        None
+    }
+
+    /// Plays a move after checking that it is legal for the throw.
+    ///
+    /// # Errors
+    /// [`MoveError::Illegal`] lists the legal moves.
+    pub fn play(&self, st: &mut State, throw: &Throw, mv: Move) -> Result<MoveEffect, MoveError> {
+        let legal = self.legal_moves(st, throw);
+        let found = legal.iter().find(|m| m.from == mv.from && m.to == mv.to && (mv.piece == 0 || m.piece == mv.piece));
+        match found {
+            Some(&m) => Ok(self.apply_unchecked(st, throw, m)),
+            None => Err(MoveError::Illegal { from: mv.from, to: mv.to, value: throw.value, legal: format_moves(&legal) }),
+        }
+    }
+}

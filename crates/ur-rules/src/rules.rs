@@ -1,0 +1,294 @@
+//! Compiled rules: the tables move generation works from.
+
+use crate::board::{named_path, Board, Cell};
+use crate::dice::{DiceModel, Extra, Throw};
+use crate::spec::{Options, PathSpec, PotSpec, RaceSpec, RuleSetFile, SpecError, SquareKind};
+use crate::Side;
+
+/// Longest supported path (positions 1..=MAX_PATH; MAX_PATH + 1 is off).
+pub const MAX_PATH: usize = 30;
+/// Most physical squares a board may have.
+pub const MAX_SQUARES: usize = 64;
+
+/// A rule set ready to play: the spec with options applied, compiled into tables.
+///
+/// # Examples
+/// ```
+/// use ur_rules::Rules;
+/// let rules = Rules::builtin("finkel").unwrap();
+/// assert_eq!(rules.path_len(), 14);
+/// assert_eq!(rules.pieces(), 7);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Rules {
+    pub spec: RaceSpec,
+    pub options: Options,
+    pub board: Board,
+    len: u8,
+    /// Physical squares, indexed by square number.
+    squares: Vec<Cell>,
+    kinds: Vec<SquareKind>,
+    /// `path_sq[side][pos]`: the square of a path position (1..=len).
+    path_sq: [[u8; MAX_PATH + 2]; 2],
+    /// `at_sq[side][square]`: the side's path positions on a square (0 = none).
+    at_sq: [[[u8; 2]; MAX_SQUARES]; 2],
+    /// Bit `pos`: the position is a rosette that grants the rosette extra roll.
+    rosette_mask: [u32; 2],
+    /// Bit `pos`: a piece may not pass over this position.
+    stop_mask: [u32; 2],
+    /// Bit `square`: the square holds at most one piece.
+    exclusive: u64,
+    throws: Vec<Throw>,
+    capture_extra: Extra,
+    rosette_extra: Extra,
+    eagle_call: u8,
+}
+
+impl Rules {
+    /// A built-in rule set with its default options.
+    ///
+    /// # Errors
+    /// An unknown id.
+    pub fn builtin(id: &str) -> Result<Rules, SpecError> {
+        Rules::from_file(&RuleSetFile::builtin(id)?, &Options::new())
+    }
+
+    /// A built-in rule set with options.
+    ///
+    /// # Errors
+    /// An unknown id, option or option value.
+    pub fn builtin_with(id: &str, options: &Options) -> Result<Rules, SpecError> {
+        Rules::from_file(&RuleSetFile::builtin(id)?, options)
+    }
+
+    /// Compiles a rule-set file with options.
+    ///
+    /// # Errors
+    /// An unknown option or value, or rules that break an invariant (the error names the field).
+    pub fn from_file(file: &RuleSetFile, options: &Options) -> Result<Rules, SpecError> {
+        let spec = file.resolve(options)?;
+        let options = file.full_options(options)?;
+        Rules::compile(spec, options)
+    }
+
+    fn compile(spec: RaceSpec, options: Options) -> Result<Rules, SpecError> {
+        let id = spec.id.clone();
+        let invalid = |field: &str, problem: String| SpecError::Invalid {
+            rules: id.clone(),
+            field: field.into(),
+            problem,
+        };
+        let board = Board::named(&spec.board)
+            .ok_or_else(|| invalid("board", format!("unknown board '{}'; use \"standard\" or \"aseb\"", spec.board)))?;
+        let light = resolve_path(&spec.path).map_err(|p| invalid("path", p))?;
+        let dark = match &spec.dark_path {
+            Some(p) => resolve_path(p).map_err(|p| invalid("dark_path", p))?,
+            None => light.iter().map(|&c| board.mirror(c)).collect(),
+        };
+        if light.len() != dark.len() {
+            return Err(invalid("dark_path", "must have as many squares as path".into()));
+        }
+        if light.is_empty() || light.len() > MAX_PATH {
+            return Err(invalid("path", format!("length {} is not in 1..={MAX_PATH}", light.len())));
+        }
+        for cell in light.iter().chain(&dark) {
+            if cell.row >= board.rows || cell.col >= board.cols {
+                return Err(invalid("path", format!("cell [{}, {}] is off the {} board", cell.row, cell.col, board.name)));
+            }
+        }
+        let mut squares: Vec<Cell> = light.iter().chain(&dark).copied().collect();
+        squares.sort();
+        squares.dedup();
+        let kinds: Vec<SquareKind> = squares
+            .iter()
+            .map(|&c| {
+                let base = if board.is_rosette(c) { spec.rosettes.kind } else { SquareKind::Plain };
+                spec.squares.iter().rev().find(|s| s.at == c).map_or(base, |s| s.kind)
+            })
+            .collect();
+        let len = light.len() as u8;
+        let mut rules = Rules {
+            board,
+            len,
+            kinds,
+            path_sq: [[0; MAX_PATH + 2]; 2],
+            at_sq: [[[0; 2]; MAX_SQUARES]; 2],
+            rosette_mask: [0; 2],
+            stop_mask: [0; 2],
+            exclusive: 0,
+            throws: Vec::new(),
+            capture_extra: spec.capture_extra_roll,
+            rosette_extra: spec.rosettes.extra_roll,
+            eagle_call: 0,
+            squares,
+            options,
+            spec,
+        };
+        for (side, path) in [(Side::Light, &light), (Side::Dark, &dark)] {
+            rules.index_path(side, path).map_err(|p| invalid("path", p))?;
+        }
+        for (i, k) in rules.kinds.iter().enumerate() {
+            if *k != SquareKind::Shared {
+                rules.exclusive |= 1 << i;
+            }
+        }
+        rules.throws = build_throws(&rules.spec).map_err(|p| invalid("throws", p))?;
+        rules.eagle_call = rules.check_birds().map_err(|p| invalid("birds", p))?;
+        Ok(rules)
+    }
+
+    fn index_path(&mut self, side: Side, path: &[Cell]) -> Result<(), String> {
+        let s = side.index();
+        for (i, cell) in path.iter().enumerate() {
+            let pos = i as u8 + 1;
+            let sq = self.squares.binary_search(cell).expect("path cells are squares") as u8;
+            self.path_sq[s][pos as usize] = sq;
+            let slot = &mut self.at_sq[s][sq as usize];
+            if slot[0] == 0 {
+                slot[0] = pos;
+            } else if slot[1] == 0 {
+                slot[1] = pos;
+            } else {
+                return Err(format!("square [{}, {}] is visited more than twice", cell.row, cell.col));
+            }
+            if self.board.is_rosette(*cell) {
+                self.rosette_mask[s] |= 1 << pos;
+                if self.spec.rosettes.stop {
+                    self.stop_mask[s] |= 1 << pos;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_birds(&self) -> Result<u8, String> {
+        let Some(birds) = &self.spec.birds else { return Ok(0) };
+        if usize::from(self.spec.pieces) > birds.names.len() || self.spec.pieces > 5 {
+            return Err(format!("{} pieces but only {} named birds (at most 5)", self.spec.pieces, birds.names.len().min(5)));
+        }
+        let has_zero = self.spec.dice.outcomes().iter().any(|o| o.0 == 0);
+        let call = birds.eagle_call_value.unwrap_or(if has_zero { 0 } else { 4 });
+        if !self.spec.dice.outcomes().iter().any(|o| o.0 == call) {
+            return Err(format!("eagle_call_value {call} cannot be thrown with {}", self.spec.dice.name()));
+        }
+        Ok(call)
+    }
+
+    /// The rule set's id.
+    pub fn id(&self) -> &str {
+        &self.spec.id
+    }
+    /// Path length L: positions 1..=L are on the board, L + 1 is borne off.
+    pub fn path_len(&self) -> u8 {
+        self.len
+    }
+    pub fn pieces(&self) -> u8 {
+        self.spec.pieces
+    }
+    pub fn dice(&self) -> DiceModel {
+        self.spec.dice
+    }
+    pub fn pot(&self) -> Option<PotSpec> {
+        self.spec.pot
+    }
+    /// Whether pieces are named birds summoned in order.
+    pub fn named_pieces(&self) -> bool {
+        self.spec.birds.is_some()
+    }
+    /// The meaning of a raw outcome, if the dice can show it.
+    pub fn throw(&self, raw: u8) -> Option<Throw> {
+        self.throws.iter().find(|t| t.raw == raw).copied()
+    }
+    /// Every throw, with its raw outcome's weight out of `dice().total_weight()`.
+    pub fn throws(&self) -> impl Iterator<Item = (Throw, u32)> + '_ {
+        self.spec.dice.outcomes().iter().map(|&(raw, w)| (self.throw(raw).expect("every outcome maps"), w))
+    }
+    /// The raw outcome for a move value, when exactly one raw outcome gives it.
+    pub fn raw_for_value(&self, value: u8) -> Result<u8, String> {
+        let raws: Vec<u8> = self.throws.iter().filter(|t| t.value == value).map(|t| t.raw).collect();
+        match raws.as_slice() {
+            [raw] => Ok(*raw),
+            [] => Err(format!("no throw moves {value} under {}", self.id())),
+            _ => Err(format!("several throws move {value} under {}; give the raw outcome instead", self.id())),
+        }
+    }
+    /// Call roll that summons a bird (`v1-named-birds`).
+    pub fn call_value(&self, bird: u8) -> u8 {
+        if bird == 5 {
+            self.eagle_call
+        } else {
+            bird
+        }
+    }
+    /// The physical cell of a path position for a side (`pos` in 1..=L).
+    pub fn cell(&self, side: Side, pos: u8) -> Cell {
+        self.squares[self.square(side, pos) as usize]
+    }
+    #[inline]
+    pub(crate) fn square(&self, side: Side, pos: u8) -> u8 {
+        self.path_sq[side.index()][pos as usize]
+    }
+    #[inline]
+    pub(crate) fn positions_on(&self, side: Side, square: u8) -> [u8; 2] {
+        self.at_sq[side.index()][square as usize]
+    }
+    #[inline]
+    pub(crate) fn is_exclusive(&self, square: u8) -> bool {
+        self.exclusive >> square & 1 == 1
+    }
+    pub fn kind(&self, side: Side, pos: u8) -> SquareKind {
+        self.kinds[self.square(side, pos) as usize]
+    }
+    #[inline]
+    pub(crate) fn kind_of_square(&self, square: u8) -> SquareKind {
+        self.kinds[square as usize]
+    }
+    #[inline]
+    pub fn is_rosette(&self, side: Side, pos: u8) -> bool {
+        self.rosette_mask[side.index()] >> pos & 1 == 1
+    }
+    #[inline]
+    pub(crate) fn stops_between(&self, side: Side, from: u8, to: u8) -> bool {
+        let between = (1u32 << to) - (2u32 << from);
+        self.stop_mask[side.index()] & between != 0
+    }
+    pub fn capture_extra(&self) -> Extra {
+        self.capture_extra
+    }
+    pub fn rosette_extra(&self) -> Extra {
+        self.rosette_extra
+    }
+    /// Squares of the board that some path uses, for display.
+    pub fn squares(&self) -> &[Cell] {
+        &self.squares
+    }
+    /// Whether a cell is on either path.
+    pub fn has_cell(&self, cell: Cell) -> bool {
+        self.squares.binary_search(&cell).is_ok()
+    }
+}
+
+fn resolve_path(spec: &PathSpec) -> Result<Vec<Cell>, String> {
+    match spec {
+        PathSpec::Named(name) => named_path(name).ok_or_else(|| {
+            format!("unknown path '{name}'; use one of {}", crate::board::PATH_NAMES.join(", "))
+        }),
+        PathSpec::Cells(cells) => Ok(cells.clone()),
+    }
+}
+
+fn build_throws(spec: &RaceSpec) -> Result<Vec<Throw>, String> {
+    let outcomes = spec.dice.outcomes();
+    let mut throws: Vec<Throw> =
+        outcomes.iter().map(|&(raw, _)| Throw { raw, value: raw, extra: Extra::None, enter: true }).collect();
+    for t in &spec.throws {
+        let slot = throws
+            .iter_mut()
+            .find(|x| x.raw == t.raw)
+            .ok_or_else(|| format!("raw outcome {} cannot be thrown with {}", t.raw, spec.dice.name()))?;
+        slot.value = t.value.unwrap_or(slot.value);
+        slot.extra = t.extra;
+        slot.enter = t.enter.unwrap_or(true);
+    }
+    Ok(throws)
+}
