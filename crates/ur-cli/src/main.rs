@@ -1,1 +1,52 @@
-fn main() {}
+//! `ur`: play, replay, benchmark and serve the Royal Game of Ur.
+
+mod bench;
+mod board_text;
+mod engine;
+mod play;
+mod replay;
+mod rules_arg;
+mod rules_cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "ur", version, about = "The Royal Game of Ur: every rule set, a playing engine and tools.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the rule sets, or show one in detail.
+    Rules(rules_cmd::RulesCmd),
+    /// Play a game in the terminal against a bot.
+    Play(play::PlayCmd),
+    /// Check a game record and print its final position.
+    Replay(replay::ReplayCmd),
+    /// Measure random-play throughput.
+    Bench(bench::BenchCmd),
+    /// Serve the line-based JSON engine protocol on stdin/stdout.
+    Engine(engine::EngineCmd),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Rules(c) => c.run(),
+        Command::Play(c) => c.run(),
+        Command::Replay(c) => c.run(),
+        Command::Bench(c) => c.run(),
+        Command::Engine(c) => c.run(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
