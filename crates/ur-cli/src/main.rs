@@ -3,6 +3,7 @@
 mod bench;
 mod board_text;
 mod engine;
+mod files;
 mod play;
 mod replay;
 mod rules_arg;

@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 use crate::dice::{Extra, Throw};
 use crate::position::State;
 use crate::rules::Rules;
-use crate::spec::SquareKind;
 
 /// A move of one piece from `from` to `to` on the mover's path
 /// (0 = reserve, L + 1 = borne off).
@@ -84,9 +83,8 @@ impl Rules {
         if v == 0 {
             return;
         }
-        let side = st.to_move;
-        let s = side.index();
         if self.named_pieces() {
+            let s = st.to_move.index();
             for (i, &p) in st.birds[s][..self.pieces() as usize].iter().enumerate() {
                 if p >= 1 && p <= self.path_len() && self.can_land(st, p, p + v) {
                     out.push(Move { from: p, to: p + v, piece: i as u8 + 1 });
@@ -94,50 +92,43 @@ impl Rules {
             }
             return;
         }
-        if st.reserve[s] > 0 && throw.enter && self.can_land(st, 0, v) {
-            out.push(Move::new(0, v));
+        let mut dests = self.destinations(st, throw);
+        while dests != 0 {
+            let to = dests.trailing_zeros() as u8;
+            dests &= dests - 1;
+            out.push(Move::new(to - v, to));
         }
-        let mut m = st.mask[s];
-        while m != 0 {
-            let p = m.trailing_zeros() as u8;
-            m &= m - 1;
-            if self.can_land(st, p, p + v) {
-                out.push(Move::new(p, p + v));
-            }
+    }
+
+    /// The legal destinations (bit `to`) of the side to move for a throw;
+    /// each comes from `to - value`. Not for named pieces.
+    #[inline(always)]
+    pub fn destinations(&self, st: &State, throw: &Throw) -> u32 {
+        let (side, v) = (st.to_move, throw.value);
+        if v == 0 {
+            return 0;
         }
+        let s = side.index();
+        let entry = u32::from(st.reserve[s] > 0 && throw.enter) << v;
+        let on_path = (2u32 << (self.path_len() + 1)) - 1;
+        ((st.mask[s] << v) | entry) & on_path & !st.block[s] & !self.stop_block(side, v)
     }
 
     /// Whether the side to move may move a piece from `from` to `to`, ignoring
     /// whether a piece is at `from`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn can_land(&self, st: &State, from: u8, to: u8) -> bool {
         let side = st.to_move;
         let off = self.path_len() + 1;
         if to > off || self.stops_between(side, from, to) {
             return false;
         }
-        if to == off {
-            return true;
-        }
-        let sq = self.square(side, to);
-        if !self.is_exclusive(sq) {
-            return true;
-        }
-        let bit = 1u64 << sq;
-        if st.occ[side.index()] & bit != 0 {
-            return false;
-        }
-        !(st.occ[side.other().index()] & bit != 0 && self.kinds_safe(sq))
-    }
-
-    #[inline]
-    fn kinds_safe(&self, sq: u8) -> bool {
-        self.kind_of_square(sq) == SquareKind::Safe
+        st.block[side.index()] >> to & 1 == 0
     }
 
     /// Applies a move without checking it, and says what it did. The side to
     /// move is not changed: see [`Rules::finish_move`].
-    #[inline]
+    #[inline(always)]
     pub fn apply_unchecked(&self, st: &mut State, throw: &Throw, mv: Move) -> MoveEffect {
         let side = st.to_move;
         let (s, o) = (side.index(), side.other().index());
@@ -154,9 +145,8 @@ impl Rules {
             st.off[s] += 1;
             effect.borne_off = true;
         } else {
-            let sq = self.square(side, mv.to);
-            if st.occ[o] & (1u64 << sq) != 0 {
-                self.capture(st, sq);
+            if st.occ[o] & self.exclusive_bit(side, mv.to) != 0 {
+                self.capture(st, self.square(side, mv.to));
                 effect.captured = true;
             }
             st.put(self, side, mv.to);

@@ -58,7 +58,9 @@ pub struct State {
     pub(crate) mask: [u32; 2],
     /// Bit `square`: the side has a piece on this exclusive square.
     pub(crate) occ: [u64; 2],
-    pub(crate) count: [[u8; MAX_PATH + 1]; 2],
+    /// Bit `pos`: the side may not land on this position of its path.
+    pub(crate) block: [u32; 2],
+    pub(crate) count: [[u8; 32]; 2],
     /// Named pieces: position of bird `i + 1` (0 reserve, L + 1 off).
     pub(crate) birds: [[u8; 5]; 2],
 }
@@ -73,7 +75,8 @@ impl State {
             off: [0, 0],
             mask: [0, 0],
             occ: [0, 0],
-            count: [[0; MAX_PATH + 1]; 2],
+            block: [0, 0],
+            count: [[0; 32]; 2],
             birds: [[0; 5]; 2],
         }
     }
@@ -126,24 +129,23 @@ impl State {
     /// Puts a piece on `pos` (1..=L) without any checks.
     pub(crate) fn put(&mut self, rules: &Rules, side: Side, pos: u8) {
         let s = side.index();
-        self.count[s][pos as usize] += 1;
+        self.count[s][pos as usize & 31] += 1;
         self.mask[s] |= 1 << pos;
-        let sq = rules.square(side, pos);
-        if rules.is_exclusive(sq) {
-            self.occ[s] |= 1 << sq;
-        }
+        self.occ[s] |= rules.exclusive_bit(side, pos);
+        self.block[s] |= rules.own_block(side, pos);
+        self.block[1 - s] |= rules.opp_block(side, pos);
     }
 
     /// Takes a piece from `pos` (1..=L) without any checks.
     pub(crate) fn take(&mut self, rules: &Rules, side: Side, pos: u8) {
         let s = side.index();
-        self.count[s][pos as usize] -= 1;
-        if self.count[s][pos as usize] == 0 {
+        let c = &mut self.count[s][pos as usize & 31];
+        *c -= 1;
+        if *c == 0 {
             self.mask[s] &= !(1 << pos);
-            let sq = rules.square(side, pos);
-            if rules.is_exclusive(sq) {
-                self.occ[s] &= !(1 << sq);
-            }
+            self.occ[s] &= !rules.exclusive_bit(side, pos);
+            self.block[s] &= !rules.own_block(side, pos);
+            self.block[1 - s] &= !rules.opp_block(side, pos);
         }
     }
 }

@@ -36,8 +36,22 @@ pub struct Rules {
     rosette_mask: [u32; 2],
     /// Bit `pos`: a piece may not pass over this position.
     stop_mask: [u32; 2],
+    /// `stop_block[side][v]`: destinations a move of `v` cannot reach
+    /// without passing over a compulsory stop.
+    stop_block: [[u32; 8]; 2],
     /// Bit `square`: the square holds at most one piece.
     exclusive: u64,
+    /// Bit `square`: an opposing piece there cannot be landed on.
+    safe: u64,
+    /// `sq_bit[side][pos]`: the bit of the position's square when the square
+    /// is exclusive; 0 for shared squares and for positions off the path.
+    sq_bit: [[u64; 32]; 2],
+    /// `own_block[side][pos]`: the side's positions on the square of `pos`
+    /// when it is exclusive (a piece there blocks them all), else 0.
+    own_block: [[u32; 32]; 2],
+    /// `opp_block[side][pos]`: the opponent's positions on the square of
+    /// `pos` when it is safe (a piece there blocks them), else 0.
+    opp_block: [[u32; 32]; 2],
     throws: Vec<Throw>,
     capture_extra: Extra,
     rosette_extra: Extra,
@@ -115,7 +129,12 @@ impl Rules {
             at_sq: [[[0; 2]; MAX_SQUARES]; 2],
             rosette_mask: [0; 2],
             stop_mask: [0; 2],
+            stop_block: [[0; 8]; 2],
             exclusive: 0,
+            safe: 0,
+            sq_bit: [[0; 32]; 2],
+            own_block: [[0; 32]; 2],
+            opp_block: [[0; 32]; 2],
             throws: Vec::new(),
             capture_extra: spec.capture_extra_roll,
             rosette_extra: spec.rosettes.extra_roll,
@@ -130,6 +149,29 @@ impl Rules {
         for (i, k) in rules.kinds.iter().enumerate() {
             if *k != SquareKind::Shared {
                 rules.exclusive |= 1 << i;
+            }
+            if *k == SquareKind::Safe {
+                rules.safe |= 1 << i;
+            }
+        }
+        for side in Side::BOTH {
+            for pos in 1..=len {
+                let sq = rules.square(side, pos);
+                let positions = |s: Side| rules.positions_on(s, sq).iter().fold(0u32, |m, &p| m | (1 << p) & !1);
+                let (own, opp) = (positions(side), positions(side.other()));
+                let (i, p) = (side.index(), pos as usize);
+                if rules.is_exclusive(sq) {
+                    rules.sq_bit[i][p] = 1 << sq;
+                    rules.own_block[i][p] = own;
+                }
+                if rules.safe >> sq & 1 == 1 {
+                    rules.opp_block[i][p] = opp;
+                }
+            }
+        }
+        for s in 0..2 {
+            for v in 1..8 {
+                rules.stop_block[s][v] = (1..v).fold(0, |m, k| m | rules.stop_mask[s] << k);
             }
         }
         rules.throws = build_throws(&rules.spec).map_err(|p| invalid("throws", p))?;
@@ -228,6 +270,23 @@ impl Rules {
     pub(crate) fn square(&self, side: Side, pos: u8) -> u8 {
         self.path_sq[side.index()][pos as usize]
     }
+    /// The bit of the square at `pos` if it is exclusive, else 0.
+    #[inline(always)]
+    pub(crate) fn exclusive_bit(&self, side: Side, pos: u8) -> u64 {
+        self.sq_bit[side.index()][pos as usize & 31]
+    }
+    #[inline(always)]
+    pub(crate) fn own_block(&self, side: Side, pos: u8) -> u32 {
+        self.own_block[side.index()][pos as usize & 31]
+    }
+    #[inline(always)]
+    pub(crate) fn opp_block(&self, side: Side, pos: u8) -> u32 {
+        self.opp_block[side.index()][pos as usize & 31]
+    }
+    #[inline(always)]
+    pub(crate) fn stop_block(&self, side: Side, value: u8) -> u32 {
+        self.stop_block[side.index()][value as usize & 7]
+    }
     #[inline]
     pub(crate) fn positions_on(&self, side: Side, square: u8) -> [u8; 2] {
         self.at_sq[side.index()][square as usize]
@@ -240,16 +299,12 @@ impl Rules {
         self.kinds[self.square(side, pos) as usize]
     }
     #[inline]
-    pub(crate) fn kind_of_square(&self, square: u8) -> SquareKind {
-        self.kinds[square as usize]
-    }
-    #[inline]
     pub fn is_rosette(&self, side: Side, pos: u8) -> bool {
         self.rosette_mask[side.index()] >> pos & 1 == 1
     }
-    #[inline]
+    #[inline(always)]
     pub(crate) fn stops_between(&self, side: Side, from: u8, to: u8) -> bool {
-        let between = (1u32 << to) - (2u32 << from);
+        let between = (1u32 << (to & 31)) - (2u32 << (from & 31));
         self.stop_mask[side.index()] & between != 0
     }
     pub fn capture_extra(&self) -> Extra {

@@ -1,0 +1,55 @@
+//! Fast random playouts straight on [`State`], for benchmarks and sampling.
+
+use rand::RngCore;
+
+use crate::dice::Extra;
+use crate::movegen::Move;
+use crate::position::State;
+use crate::rules::Rules;
+use crate::Side;
+
+/// The result of one random game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Playout {
+    pub winner: Side,
+    /// Throws made, passes included.
+    pub throws: u32,
+}
+
+impl Rules {
+    /// Plays one game from `start`, both sides choosing uniformly at random
+    /// among legal moves (and taking optional extra rolls half the time).
+    ///
+    /// # Panics
+    /// For rules with named pieces (their turns need [`crate::Game`]).
+    pub fn random_playout(&self, start: &State, rng: &mut impl RngCore) -> Playout {
+        assert!(!self.named_pieces(), "random_playout does not support named pieces");
+        let throws: Vec<_> = (0..8).map(|raw| self.throw(raw).unwrap_or_else(|| self.throw(1).expect("1 exists"))).collect();
+        let dice = self.dice();
+        let mut st = *start;
+        let mut n = 0;
+        loop {
+            n += 1;
+            let bits = rng.next_u64();
+            let throw = &throws[dice.sample_bits(bits) as usize];
+            let mut dests = self.destinations(&st, throw);
+            if dests == 0 {
+                st.to_move = st.to_move.other();
+                continue;
+            }
+            let pick = ((bits >> 32) * u64::from(dests.count_ones())) >> 32;
+            for _ in 0..pick {
+                dests &= dests - 1;
+            }
+            let to = dests.trailing_zeros() as u8;
+            let mv = Move::new(to - throw.value, to);
+            let effect = self.apply_unchecked(&mut st, throw, mv);
+            if let Some(winner) = self.finish_move(&mut st, &effect) {
+                return Playout { winner, throws: n };
+            }
+            if effect.extra == Extra::Optional && bits & (1 << 20) == 0 {
+                st.to_move = st.to_move.other();
+            }
+        }
+    }
+}
