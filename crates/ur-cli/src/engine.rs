@@ -1,11 +1,529 @@
+//! `ur engine`: the line-based JSON engine protocol (see `docs/protocol.md`).
+//!
+//! One JSON request per line on stdin, one JSON reply per line on stdout.
+//! [`Session::handle`] does all the work, so the protocol is testable
+//! without a process; [`EngineCmd::run`] only moves lines.
+
+use std::io::{self, BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
 use anyhow::Result;
 use clap::Args;
+use serde_json::{json, Map, Value};
+use ur_rules::{
+    Action, Choice, Game, GameError, GameRecord, Move, OptionSpec, OptionValue, Options, Phase, RuleSetFile, Rules,
+    Setup, Side, SpecError,
+};
 
 #[derive(Args, Debug)]
 pub struct EngineCmd {}
 
 impl EngineCmd {
     pub fn run(self) -> Result<()> {
-        anyhow::bail!("not yet implemented")
+        let mut input = io::stdin().lock();
+        let mut out = io::BufWriter::new(io::stdout().lock());
+        let mut session = Session::default();
+        let mut buf = Vec::new();
+        while !session.quit {
+            buf.clear();
+            if input.read_until(b'\n', &mut buf)? == 0 {
+                break;
+            }
+            let reply = match std::str::from_utf8(&buf) {
+                Ok(line) if line.trim().is_empty() => continue,
+                Ok(line) => session.handle_guarded(line),
+                Err(_) => reply(None, Err("the line is not valid UTF-8; send UTF-8 JSON text".into())),
+            };
+            serde_json::to_writer(&mut out, &reply)?;
+            out.write_all(b"\n")?;
+            out.flush()?;
+        }
+        Ok(())
+    }
+}
+
+/// A reply body without `ok`/`id`, or a readable error.
+type Reply = Result<Map<String, Value>, String>;
+
+/// Commands and the request fields each accepts (besides `cmd` and `id`).
+const COMMANDS: &[(&str, &[&str])] = &[
+    ("rules", &[]),
+    ("new", &["rules", "rules_toml", "options", "pieces", "first"]),
+    ("roll", &["value", "raw"]),
+    ("play", &["from", "to", "piece"]),
+    ("choose", &["choice"]),
+    ("set", &["position"]),
+    ("show", &[]),
+    ("record", &[]),
+    ("quit", &[]),
+];
+
+const POSITION: &str = r#"{"to_move":"light","light":{"reserve":N,"off":N,"path":[P,...]},"dark":{...}}"#;
+
+const SEND_NEW: &str = r#"send {"cmd":"new","rules":"finkel"} first"#;
+
+/// The engine's state between requests.
+#[derive(Default)]
+pub struct Session {
+    game: Option<Game>,
+    rules: Option<Arc<Rules>>,
+    /// The TOML text of a custom rule set, kept for game records.
+    rules_text: Option<String>,
+    /// `quit` was received.
+    quit: bool,
+}
+
+impl Session {
+    /// Answers one request line. Never panics on any input.
+    pub fn handle(&mut self, line: &str) -> Value {
+        match serde_json::from_str::<Value>(line) {
+            Err(e) => reply(
+                None,
+                Err(format!(r#"malformed JSON ({e}); send one JSON object per line, for example {{"cmd":"show"}}"#)),
+            ),
+            Ok(Value::Object(obj)) => reply(obj.get("id").cloned(), self.dispatch(&obj)),
+            Ok(_) => reply(None, Err(r#"a request must be a JSON object, for example {"cmd":"show"}"#.into())),
+        }
+    }
+
+    /// As [`Session::handle`], but a bug in the engine costs the game, not the process.
+    fn handle_guarded(&mut self, line: &str) -> Value {
+        catch_unwind(AssertUnwindSafe(|| self.handle(line))).unwrap_or_else(|_| {
+            *self = Session::default();
+            reply(
+                None,
+                Err(format!("internal error on this request (please report it); the game was discarded, {SEND_NEW}")),
+            )
+        })
+    }
+
+    fn dispatch(&mut self, obj: &Map<String, Value>) -> Reply {
+        let req = Req::parse(obj)?;
+        match req.cmd {
+            "rules" => Ok(catalogue()),
+            "new" => self.new_game(&req),
+            "roll" => self.roll(&req),
+            "play" => self.play(&req),
+            "choose" => self.choose(&req),
+            "set" => self.set(&req),
+            "show" => Ok(show(self.game()?)),
+            "record" => self.record(),
+            "quit" => {
+                self.quit = true;
+                Ok(Map::new())
+            }
+            other => Err(format!("cmd \"{other}\" is not implemented")),
+        }
+    }
+
+    fn game(&self) -> Result<&Game, String> {
+        self.game.as_ref().ok_or_else(|| format!("no game yet; {SEND_NEW}"))
+    }
+
+    fn game_mut(&mut self) -> Result<&mut Game, String> {
+        self.game.as_mut().ok_or_else(|| format!("no game yet; {SEND_NEW}"))
+    }
+
+    fn new_game(&mut self, req: &Req) -> Reply {
+        let (file, text) = match (req.str("rules")?, req.str("rules_toml")?) {
+            (Some(_), Some(_)) => {
+                return Err(r#"give "rules" (a built-in id) or "rules_toml" (a rule-set file), not both"#.into())
+            }
+            (None, Some(t)) => (RuleSetFile::parse(t).map_err(|e| format!("rules_toml: {e}"))?, Some(t.to_owned())),
+            (id, None) => (RuleSetFile::builtin(id.unwrap_or("finkel")).map_err(spec_error)?, None),
+        };
+        let first = match req.str("first")? {
+            None => Side::Light,
+            Some(s) => Side::parse(s).ok_or_else(|| format!(r#""first" must be "light" or "dark", not "{s}""#))?,
+        };
+        let rules = Arc::new(Rules::from_file(&file, &req.options()?).map_err(spec_error)?);
+        self.game = Some(Game::new(rules.clone(), first));
+        self.rules = Some(rules.clone());
+        self.rules_text = text;
+        let mut m = show(self.game()?);
+        m.insert("options".into(), json!(rules.options));
+        m.insert("first".into(), json!(first));
+        Ok(m)
+    }
+
+    fn roll(&mut self, req: &Req) -> Reply {
+        let game = self.game_mut()?;
+        if game.phase() != Phase::Roll {
+            return Err(wrong_phase(game, "roll"));
+        }
+        let raw = roll_raw(game.rules(), req)?;
+        let player = game.to_move();
+        let stage = summon_stage(game);
+        let report = game.roll(raw).map_err(|e| game_error(game, e))?;
+        let mut m = status(game);
+        m.insert("player".into(), json!(player));
+        m.insert("raw".into(), json!(raw));
+        m.insert("value".into(), json!(report.throw.value));
+        m.insert("legal".into(), legal_json(game));
+        m.insert("passed".into(), json!(report.passed));
+        if let Some((bird, success)) = report.summon {
+            let stage = stage.unwrap_or("call");
+            m.insert("summon".into(), json!({"bird": bird, "success": success, "stage": stage}));
+        }
+        Ok(m)
+    }
+
+    fn play(&mut self, req: &Req) -> Reply {
+        let mv = Move { from: req.need_u8("from")?, to: req.need_u8("to")?, piece: req.u8("piece")?.unwrap_or(0) };
+        let game = self.game_mut()?;
+        if game.phase() != Phase::Move {
+            return Err(wrong_phase(game, "play"));
+        }
+        let player = game.to_move();
+        let effect = game.play(mv).map_err(|e| game_error(game, e))?;
+        let played = match game.history().last() {
+            Some(Action::Move(m)) => *m,
+            _ => mv,
+        };
+        let mut m = status(game);
+        m.insert("player".into(), json!(player));
+        m.insert("move".into(), json!(played));
+        m.insert("captured".into(), json!(effect.captured));
+        m.insert("rosette".into(), json!(effect.landed_on_rosette));
+        m.insert("off".into(), json!(effect.borne_off));
+        m.insert("extra".into(), json!(effect.extra));
+        Ok(m)
+    }
+
+    fn choose(&mut self, req: &Req) -> Reply {
+        let name = req.str("choice")?.ok_or(r#"choose needs "choice": "reroll", "end", "move" or "summon""#)?;
+        let choice = Choice::parse(name)
+            .ok_or_else(|| format!(r#"unknown choice "{name}"; use "reroll", "end", "move" or "summon""#))?;
+        let game = self.game_mut()?;
+        let player = game.to_move();
+        game.choose(choice).map_err(|e| game_error(game, e))?;
+        let mut m = status(game);
+        m.insert("player".into(), json!(player));
+        Ok(m)
+    }
+
+    fn set(&mut self, req: &Req) -> Reply {
+        let rules = self.rules.clone().ok_or_else(|| format!("set needs a rule set; {SEND_NEW}, then set"))?;
+        let pos = req.obj.get("position").ok_or_else(|| format!(r#"set needs "position", shaped {POSITION}"#))?;
+        let setup: Setup = serde_json::from_value(pos.clone())
+            .map_err(|e| format!("bad position: {e}; a position is shaped {POSITION}"))?;
+        let state = rules.validate(&setup).map_err(|e| format!("illegal position under {}: {e}", rules.id()))?;
+        self.game = Some(Game::from_state(rules, state));
+        Ok(show(self.game()?))
+    }
+
+    fn record(&self) -> Reply {
+        let game = self.game()?;
+        let mut m = Map::new();
+        m.insert("record".into(), json!(GameRecord::of(game, self.rules_text.clone())));
+        Ok(m)
+    }
+}
+
+/// Wraps a reply body with `ok` and the echoed `id`.
+fn reply(id: Option<Value>, body: Reply) -> Value {
+    let mut m = match body {
+        Ok(mut m) => {
+            m.insert("ok".into(), Value::Bool(true));
+            m
+        }
+        Err(error) => {
+            let mut m = Map::new();
+            m.insert("ok".into(), Value::Bool(false));
+            m.insert("error".into(), Value::String(error));
+            m
+        }
+    };
+    if let Some(id) = id {
+        m.insert("id".into(), id);
+    }
+    Value::Object(m)
+}
+
+/// A request whose command and field names were checked.
+struct Req<'a> {
+    obj: &'a Map<String, Value>,
+    cmd: &'a str,
+}
+
+impl<'a> Req<'a> {
+    fn parse(obj: &'a Map<String, Value>) -> Result<Req<'a>, String> {
+        let names = COMMANDS.iter().map(|c| c.0).collect::<Vec<_>>().join(", ");
+        let cmd = match obj.get("cmd") {
+            None => return Err(format!(r#"missing "cmd"; for example {{"cmd":"rules"}}; commands: {names}"#)),
+            Some(Value::String(s)) => s.as_str(),
+            Some(v) => return Err(format!(r#""cmd" must be a string, not {v}; commands: {names}"#)),
+        };
+        let (_, fields) =
+            COMMANDS.iter().find(|c| c.0 == cmd).ok_or_else(|| format!(r#"unknown cmd "{cmd}"; commands: {names}"#))?;
+        if let Some(k) = obj.keys().find(|k| !["cmd", "id"].contains(&k.as_str()) && !fields.contains(&k.as_str())) {
+            let known = if fields.is_empty() { "none".to_owned() } else { fields.join(", ") };
+            return Err(format!(r#"unknown field "{k}" for {cmd}; its fields are: {known}"#));
+        }
+        Ok(Req { obj, cmd })
+    }
+
+    fn str(&self, key: &str) -> Result<Option<&'a str>, String> {
+        match self.obj.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(v) => Err(format!(r#""{key}" must be a string, not {v}"#)),
+        }
+    }
+
+    fn u8(&self, key: &str) -> Result<Option<u8>, String> {
+        match self.obj.get(key) {
+            None => Ok(None),
+            Some(v) => v
+                .as_u64()
+                .and_then(|n| u8::try_from(n).ok())
+                .map(Some)
+                .ok_or_else(|| format!(r#""{key}" must be an integer 0..=255, not {v}"#)),
+        }
+    }
+
+    fn need_u8(&self, key: &str) -> Result<u8, String> {
+        self.u8(key)?.ok_or_else(|| {
+            format!(r#"{} needs "{key}" (an integer); for example {{"cmd":"play","from":0,"to":2}}"#, self.cmd)
+        })
+    }
+
+    /// `options` plus the `pieces` shorthand, as rule-set options.
+    fn options(&self) -> Result<Options, String> {
+        let mut out = Options::new();
+        match self.obj.get("options") {
+            None => {}
+            Some(Value::Object(o)) => {
+                for (k, v) in o {
+                    out.insert(k.clone(), option_value(k, v)?);
+                }
+            }
+            Some(v) => return Err(format!(r#""options" must be an object like {{"dice":"D4"}}, not {v}"#)),
+        }
+        if let Some(n) = self.u8("pieces")? {
+            out.insert("pieces".into(), OptionValue::Int(i64::from(n)));
+        }
+        Ok(out)
+    }
+}
+
+fn option_value(name: &str, v: &Value) -> Result<OptionValue, String> {
+    match v {
+        Value::Bool(b) => Ok(OptionValue::Bool(*b)),
+        Value::String(s) => Ok(OptionValue::Text(s.clone())),
+        Value::Number(n) if n.is_i64() => Ok(OptionValue::Int(n.as_i64().unwrap_or_default())),
+        _ => Err(format!(r#"option "{name}" must be a boolean, an integer or a string, not {v}"#)),
+    }
+}
+
+fn spec_error(e: SpecError) -> String {
+    match e {
+        SpecError::UnknownRuleSet(id) => {
+            let ids: Vec<String> = RuleSetFile::all_builtin().into_iter().map(|f| f.id).collect();
+            format!(r#"unknown rule set "{id}"; use one of: {} (or send "rules_toml")"#, ids.join(", "))
+        }
+        e => format!(r#"{e} (send {{"cmd":"rules"}} to list rule sets and options)"#),
+    }
+}
+
+/// The raw dice outcome a `roll` request asks for.
+fn roll_raw(rules: &Rules, req: &Req) -> Result<u8, String> {
+    match (req.u8("value")?, req.u8("raw")?) {
+        (Some(v), None) => {
+            rules.raw_for_value(v).map_err(|e| format!("{e}; throws (raw->value): {}", throws_text(rules)))
+        }
+        (None, Some(r)) => Ok(r),
+        (Some(_), Some(_)) => Err(r#"give "value" or "raw", not both"#.into()),
+        (None, None) => Err(
+            r#"roll needs "value" (squares to move) or "raw" (the dice outcome), for example {"cmd":"roll","value":2}"#
+                .into(),
+        ),
+    }
+}
+
+fn throws_text(rules: &Rules) -> String {
+    rules.throws().map(|(t, _)| format!("{}->{}", t.raw, t.value)).collect::<Vec<_>>().join(", ")
+}
+
+/// Named pieces: which summon roll the next roll is (the history tells).
+fn summon_stage(game: &Game) -> Option<&'static str> {
+    match game.history().last() {
+        Some(Action::Choose(Choice::Summon)) => Some("call"),
+        Some(Action::Roll(_)) if game.rules().named_pieces() => Some("placement"),
+        _ => None,
+    }
+}
+
+/// What the client should send next, for error messages.
+fn next_step(game: &Game) -> String {
+    match game.phase() {
+        Phase::Roll => r#"send {"cmd":"roll","value":V} or {"cmd":"roll","raw":R}"#.into(),
+        Phase::Move => format!(
+            r#"send {{"cmd":"play","from":F,"to":T}} with one of: {}"#,
+            ur_rules::format_moves(game.legal_moves())
+        ),
+        Phase::Declare | Phase::ExtraRoll => {
+            let names: Vec<&str> = game.choices().iter().map(|c| c.name()).collect();
+            format!(r#"send {{"cmd":"choose","choice":C}} with C one of: {}"#, names.join(", "))
+        }
+        Phase::Over => over(game),
+    }
+}
+
+fn over(game: &Game) -> String {
+    let won = game.winner().map_or(String::new(), |w| format!(" ({w} won)"));
+    format!(r#"the game is over{won}; send {{"cmd":"new"}} or {{"cmd":"set"}} to play on"#)
+}
+
+fn wrong_phase(game: &Game, action: &str) -> String {
+    match game.phase() {
+        Phase::Over => over(game),
+        _ => format!("cannot {action} now; {}", next_step(game)),
+    }
+}
+
+fn game_error(game: &Game, e: GameError) -> String {
+    match e {
+        GameError::Over => over(game),
+        GameError::WrongPhase { action, .. } => wrong_phase(game, action),
+        GameError::BadRoll { .. } => format!("{e}; throws (raw->value): {}", throws_text(game.rules())),
+        GameError::IllegalMove { .. } => format!(r#"{e}; send one of them as {{"cmd":"play","from":F,"to":T}}"#),
+        GameError::BadChoice { .. } => e.to_string(),
+    }
+}
+
+/// Fields every game reply carries: what happens next.
+fn status(game: &Game) -> Map<String, Value> {
+    let over = game.phase() == Phase::Over;
+    let choices: Vec<&str> = game.choices().iter().map(|c| c.name()).collect();
+    let mut m = Map::new();
+    m.insert("phase".into(), json!(game.phase()));
+    m.insert("to_move".into(), if over { Value::Null } else { json!(game.to_move()) });
+    m.insert("winner".into(), json!(game.winner()));
+    m.insert("choices".into(), json!(choices));
+    m
+}
+
+/// The reply to `show`: the position and what happens next.
+fn show(game: &Game) -> Map<String, Value> {
+    let rules = game.rules();
+    let mut m = status(game);
+    m.insert("rules".into(), json!(rules.id()));
+    m.insert("position".into(), json!(game.state().to_setup(rules)));
+    if let Some(t) = game.throw() {
+        m.insert("raw".into(), json!(t.raw));
+        m.insert("value".into(), json!(t.value));
+        m.insert("legal".into(), legal_json(game));
+    }
+    if let Some([light, dark]) = game.pot_paid() {
+        m.insert("pot".into(), json!({"light": light, "dark": dark}));
+    }
+    m
+}
+
+/// The legal moves awaiting a choice, each with what it would do.
+fn legal_json(game: &Game) -> Value {
+    let Some(throw) = game.throw() else { return json!([]) };
+    let rules = game.rules();
+    let moves = game.legal_moves().iter().map(|&mv| {
+        let mut st = *game.state();
+        let effect = rules.apply_unchecked(&mut st, &throw, mv);
+        let mut m = json!({
+            "from": mv.from, "to": mv.to,
+            "capture": effect.captured, "rosette": effect.landed_on_rosette, "off": effect.borne_off,
+        });
+        if mv.piece != 0 {
+            m["piece"] = json!(mv.piece);
+        }
+        m
+    });
+    Value::Array(moves.collect())
+}
+
+/// The reply to `rules`: every built-in rule set with its options.
+fn catalogue() -> Map<String, Value> {
+    let sets: Vec<Value> = RuleSetFile::all_builtin().iter().map(rule_set_json).collect();
+    let mut m = Map::new();
+    m.insert("rules".into(), Value::Array(sets));
+    m
+}
+
+fn rule_set_json(file: &RuleSetFile) -> Value {
+    let rules = match Rules::from_file(file, &Options::new()) {
+        Ok(r) => r,
+        Err(e) => return json!({"id": file.id, "name": file.name, "error": e.to_string()}),
+    };
+    let dice = rules.dice();
+    let throws: Vec<Value> = rules
+        .throws()
+        .map(|(t, _)| {
+            let p = dice.probability(t.raw);
+            json!({"raw": t.raw, "value": t.value, "extra": t.extra, "enter": t.enter, "probability": p})
+        })
+        .collect();
+    let max_pieces = rules.spec.birds.as_ref().map_or(15, |b| b.names.len().min(5));
+    let mut options = vec![json!({
+        "name": "pieces", "description": "Pieces per side.", "default": rules.pieces(),
+        "allowed": {"min": 1, "max": max_pieces},
+    })];
+    options.extend(file.options.iter().map(option_json));
+    json!({
+        "id": file.id, "name": file.name, "summary": rules.spec.summary, "sides": rules.spec.sides,
+        "pieces": rules.pieces(), "path_length": rules.path_len(), "dice": dice.name(), "throws": throws,
+        "named_pieces": rules.named_pieces(), "pot": rules.pot().is_some(), "options": options,
+    })
+}
+
+fn option_json(o: &OptionSpec) -> Value {
+    let allowed = if o.values.is_empty() {
+        json!({"min": o.min.unwrap_or(0), "max": o.max.unwrap_or(i64::MAX)})
+    } else {
+        Value::Array(o.values.keys().map(|k| json!(OptionValue::parse(k))).collect())
+    };
+    json!({"name": o.name, "description": o.description, "default": o.default, "allowed": allowed})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ask(s: &mut Session, line: &str) -> Value {
+        s.handle(line)
+    }
+
+    #[test]
+    fn a_short_game_and_errors() {
+        let mut s = Session::default();
+        assert_eq!(ask(&mut s, r#"{"cmd":"show","id":7}"#)["id"], 7);
+        assert_eq!(ask(&mut s, r#"{"cmd":"show"}"#)["ok"], false);
+        let r = ask(&mut s, r#"{"cmd":"new","rules":"finkel"}"#);
+        assert_eq!(r["ok"], true, "{r}");
+        let r = ask(&mut s, r#"{"cmd":"roll","value":2}"#);
+        assert_eq!(r["legal"], json!([{"from":0,"to":2,"capture":false,"rosette":false,"off":false}]));
+        let r = ask(&mut s, r#"{"cmd":"roll","value":2}"#);
+        assert!(r["error"].as_str().unwrap().contains("play"), "{r}");
+        let r = ask(&mut s, r#"{"cmd":"play","from":0,"to":2}"#);
+        assert_eq!(r["to_move"], "dark", "{r}");
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        let mut s = Session::default();
+        for line in ["", "{", "[]", "null", r#"{"cmd":1}"#, r#"{"cmd":"play","from":-1,"to":1e9}"#, "\u{0}"] {
+            assert_eq!(ask(&mut s, line)["ok"], false, "{line}");
+        }
+    }
+
+    #[test]
+    fn named_birds_summon() {
+        let mut s = Session::default();
+        ask(&mut s, r#"{"cmd":"new","rules":"v1-named-birds"}"#);
+        assert_eq!(ask(&mut s, r#"{"cmd":"choose","choice":"summon"}"#)["ok"], true);
+        let r = ask(&mut s, r#"{"cmd":"roll","value":1}"#);
+        assert_eq!(r["summon"], json!({"bird":1,"success":true,"stage":"call"}), "{r}");
+        let r = ask(&mut s, r#"{"cmd":"roll","value":3}"#);
+        assert_eq!(r["summon"], json!({"bird":1,"success":true,"stage":"placement"}), "{r}");
+        assert_eq!(ask(&mut s, r#"{"cmd":"show"}"#)["position"]["light"]["birds"], json!([3, 0, 0, 0, 0]));
     }
 }

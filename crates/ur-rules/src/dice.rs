@@ -63,7 +63,7 @@ impl DiceModel {
             DiceModel::Bin3 => (bits & 0b111).count_ones() as u8,
             DiceModel::Bin4 => (bits & 0b1111).count_ones() as u8,
             DiceModel::D4 => (bits & 0b11) as u8 + 1,
-            DiceModel::D6 => ((bits >> 32) * 6 >> 32) as u8 + 1,
+            DiceModel::D6 => (((bits >> 32) * 6) >> 32) as u8 + 1,
         }
     }
 }

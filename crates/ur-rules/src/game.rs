@@ -114,6 +114,7 @@ enum RollKind {
 pub struct Game {
     rules: Arc<Rules>,
     state: State,
+    start: State,
     phase: Phase,
     roll_kind: RollKind,
     throw: Option<Throw>,
@@ -137,6 +138,7 @@ impl Game {
         let mut g = Game {
             first: state.to_move(),
             winner: state.winner(&rules),
+            start: state,
             state,
             phase: Phase::Roll,
             roll_kind: RollKind::Normal,
@@ -155,6 +157,10 @@ impl Game {
     }
     pub fn state(&self) -> &State {
         &self.state
+    }
+    /// The position the game started from.
+    pub fn start_state(&self) -> &State {
+        &self.start
     }
     pub fn phase(&self) -> Phase {
         self.phase

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{Action, Game, GameError};
+use crate::position::{PositionError, Setup, State};
 use crate::rules::Rules;
 use crate::spec::{Options, RuleSetFile, SpecError};
 use crate::Side;
@@ -26,6 +27,9 @@ pub struct GameRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules_file: Option<String>,
     pub first: Side,
+    /// The position the game started from, when not the usual start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<Setup>,
     /// Rolls (raw dice outcomes), moves and choices, in order.
     pub actions: Vec<Action>,
     /// The winner, as recorded; checked on replay.
@@ -40,6 +44,8 @@ pub enum RecordError {
     Version(u32),
     #[error(transparent)]
     Rules(#[from] SpecError),
+    #[error("the record's start position is not valid: {0}")]
+    Start(#[from] PositionError),
     #[error("action {index} ({action}) is illegal: {error}")]
     Illegal { index: usize, action: String, error: GameError },
     #[error("the record says {recorded:?} won, but replaying it gives {actual:?}")]
@@ -49,7 +55,10 @@ pub enum RecordError {
 impl GameRecord {
     /// The record of a game so far.
     pub fn of(game: &Game, rules_file: Option<String>) -> GameRecord {
+        let start = game.start_state();
+        let usual = State::start(game.rules(), game.first());
         GameRecord {
+            start: (*start != usual).then(|| start.to_setup(game.rules())),
             version: RECORD_VERSION,
             rules: game.rules().id().to_owned(),
             options: game.rules().options.clone(),
@@ -80,7 +89,15 @@ impl GameRecord {
     /// # Errors
     /// The first illegal action, with its index, or a winner that disagrees.
     pub fn replay(&self) -> Result<Game, RecordError> {
-        let mut game = Game::new(Arc::new(self.load_rules()?), self.first);
+        let rules = Arc::new(self.load_rules()?);
+        let mut game = match &self.start {
+            None => Game::new(rules, self.first),
+            Some(setup) => {
+                let mut st = rules.validate(setup)?;
+                st.set_to_move(self.first);
+                Game::from_state(rules, st)
+            }
+        };
         for (index, &action) in self.actions.iter().enumerate() {
             game.apply(action).map_err(|error| RecordError::Illegal { index, action: describe(action), error })?;
         }
