@@ -69,16 +69,9 @@ impl State {
     /// The start position: every piece in reserve.
     pub fn start(rules: &Rules, first: Side) -> State {
         let n = rules.pieces();
-        State {
-            to_move: first,
-            reserve: [n, n],
-            off: [0, 0],
-            mask: [0, 0],
-            occ: [0, 0],
-            block: [0, 0],
-            count: [[0; 32]; 2],
-            birds: [[0; 5]; 2],
-        }
+        let mut st = State::empty(first);
+        st.reserve = [n, n];
+        st
     }
 
     pub fn to_move(&self) -> Side {
@@ -124,6 +117,32 @@ impl State {
             birds: rules.named_pieces().then(|| self.birds(s, rules)),
         };
         Setup { to_move: self.to_move, light: side(Side::Light), dark: side(Side::Dark) }
+    }
+
+    /// A position with no pieces anywhere, for builders such as a solver's
+    /// index; fill it with [`State::add_piece`] and [`State::set_counts`].
+    pub fn empty(to_move: Side) -> State {
+        State {
+            to_move,
+            reserve: [0, 0],
+            off: [0, 0],
+            mask: [0, 0],
+            occ: [0, 0],
+            block: [0, 0],
+            count: [[0; 32]; 2],
+            birds: [[0; 5]; 2],
+        }
+    }
+
+    /// Adds a piece at `pos` (1..=L) without checking that it fits there.
+    pub fn add_piece(&mut self, rules: &Rules, side: Side, pos: u8) {
+        self.put(rules, side, pos);
+    }
+
+    /// Sets a side's reserve and borne-off counts without checks.
+    pub fn set_counts(&mut self, side: Side, reserve: u8, off: u8) {
+        self.reserve[side.index()] = reserve;
+        self.off[side.index()] = off;
     }
 
     /// Puts a piece on `pos` (1..=L) without any checks.

@@ -267,7 +267,8 @@ impl Rules {
         self.squares[self.square(side, pos) as usize]
     }
     #[inline]
-    pub(crate) fn square(&self, side: Side, pos: u8) -> u8 {
+    /// The square number (index into [`Rules::squares`]) of a path position.
+    pub fn square(&self, side: Side, pos: u8) -> u8 {
         self.path_sq[side.index()][pos as usize]
     }
     /// The bit of the square at `pos` if it is exclusive, else 0.
@@ -288,11 +289,13 @@ impl Rules {
         self.stop_block[side.index()][value as usize & 7]
     }
     #[inline]
-    pub(crate) fn positions_on(&self, side: Side, square: u8) -> [u8; 2] {
+    /// The side's path positions on a square (0 = none).
+    pub fn positions_on(&self, side: Side, square: u8) -> [u8; 2] {
         self.at_sq[side.index()][square as usize]
     }
     #[inline]
-    pub(crate) fn is_exclusive(&self, square: u8) -> bool {
+    /// Whether a square holds at most one piece.
+    pub fn is_exclusive(&self, square: u8) -> bool {
         self.exclusive >> square & 1 == 1
     }
     pub fn kind(&self, side: Side, pos: u8) -> SquareKind {

@@ -1,0 +1,270 @@
+//! A perfect index of race positions, seen from the side to move.
+//!
+//! The board is cut into *slots*, one per physical square, each with a small
+//! alphabet of *contents* (empty, one of my pieces at a path position, one of
+//! the opponent's, or piece counts on a shared square). Positions are grouped
+//! in *layers* by pieces borne off `(mine, theirs)`; within a layer a position
+//! is ranked by its slot contents with a mixed-radix count that respects the
+//! piece budgets, so every index is a valid position and no index is wasted.
+
+use ur_rules::{Rules, Side, State};
+
+use crate::SolveError;
+
+/// Most pieces per side the index supports.
+pub const MAX_PIECES: usize = 15;
+const B: usize = MAX_PIECES + 1;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Content {
+    me_pos: u8,
+    opp_pos: u8,
+    me_n: u8,
+    opp_n: u8,
+}
+
+#[derive(Clone, Debug)]
+struct Slot {
+    /// My path positions on this square (0 = none).
+    me: [u8; 2],
+    opp: [u8; 2],
+    shared: bool,
+    contents: Vec<Content>,
+    /// Offset of this slot's contents in `prefix`.
+    base: usize,
+}
+
+/// Ranks and unranks positions of one rule set.
+#[derive(Clone, Debug)]
+pub struct Indexer {
+    pieces: u8,
+    slots: Vec<Slot>,
+    /// `prefix[((base + c) * B + m) * B + o]`: fillings of this slot and the
+    /// ones after it that put a smaller content here, with budgets `m`, `o`.
+    prefix: Vec<u64>,
+    /// `ways[k][m][o]`: fillings of slots `k..` with at most `m` of my pieces
+    /// and `o` of the opponent's.
+    ways: Vec<[[u64; B]; B]>,
+    /// Layers `(mine off, theirs off)` in solving order, with their first index.
+    layers: Vec<Layer>,
+    layer_of: [[usize; B]; B],
+    total: u64,
+}
+
+/// Positions with the same pieces borne off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layer {
+    /// Pieces borne off by the side to move.
+    pub mine: u8,
+    /// Pieces borne off by the opponent.
+    pub theirs: u8,
+    pub start: u64,
+    pub len: u64,
+}
+
+impl Indexer {
+    /// Builds the index for a rule set.
+    ///
+    /// # Errors
+    /// Rules the index cannot describe: named pieces, asymmetric paths, a
+    /// shared square visited twice, or more than [`MAX_PIECES`] pieces.
+    pub fn new(rules: &Rules) -> Result<Indexer, SolveError> {
+        check_supported(rules)?;
+        let n = rules.pieces();
+        let mut slots = build_slots(rules);
+        let mut prefix = Vec::new();
+        let mut ways = vec![[[0u64; B]; B]; slots.len() + 1];
+        ways[slots.len()] = [[1; B]; B];
+        for k in (0..slots.len()).rev() {
+            let slot = &mut slots[k];
+            slot.base = prefix.len() / (B * B);
+            let mut block = vec![0u64; slot.contents.len() * B * B];
+            for m in 0..B {
+                for o in 0..B {
+                    let mut acc = 0u64;
+                    for (c, content) in slot.contents.iter().enumerate() {
+                        block[(c * B + m) * B + o] = acc;
+                        if usize::from(content.me_n) <= m && usize::from(content.opp_n) <= o {
+                            acc += ways[k + 1][m - usize::from(content.me_n)][o - usize::from(content.opp_n)];
+                        }
+                    }
+                    ways[k][m][o] = acc;
+                }
+            }
+            prefix.extend(block);
+        }
+        let mut idx = Indexer { pieces: n, slots, prefix, ways, layers: Vec::new(), layer_of: [[usize::MAX; B]; B], total: 0 };
+        idx.build_layers();
+        Ok(idx)
+    }
+
+    fn build_layers(&mut self) {
+        let n = self.pieces;
+        let mut start = 0u64;
+        for sum in (0..=2 * (n - 1)).rev() {
+            for mine in 0..n {
+                let Some(theirs) = sum.checked_sub(mine).filter(|&t| t < n) else { continue };
+                let len = self.ways[0][usize::from(n - mine)][usize::from(n - theirs)];
+                self.layer_of[usize::from(mine)][usize::from(theirs)] = self.layers.len();
+                self.layers.push(Layer { mine, theirs, start, len });
+                start += len;
+            }
+        }
+        self.total = start;
+    }
+
+    /// Number of indexed positions (the side to move has not won, nor has the opponent).
+    pub fn len(&self) -> u64 {
+        self.total
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    pub fn pieces(&self) -> u8 {
+        self.pieces
+    }
+
+    /// Every layer, in solving order (most pieces borne off first).
+    pub fn layers(&self) -> &[Layer] {
+        &self.layers
+    }
+
+    /// The layer of positions with these pieces borne off.
+    pub fn layer(&self, mine: u8, theirs: u8) -> Layer {
+        self.layers[self.layer_of[usize::from(mine)][usize::from(theirs)]]
+    }
+
+    /// The index of a position, seen from its side to move.
+    ///
+    /// # Panics
+    /// If either side has borne off every piece (such positions are not indexed).
+    #[inline]
+    pub fn rank(&self, st: &State) -> u64 {
+        let me = st.to_move();
+        let opp = me.other();
+        let n = self.pieces;
+        let (a, b) = (st.off(me), st.off(opp));
+        let mut idx = self.layers[self.layer_of[usize::from(a)][usize::from(b)]].start;
+        let (mut m, mut o) = (usize::from(n - a), usize::from(n - b));
+        for slot in &self.slots {
+            let c = slot_content(slot, st, me, opp, n);
+            idx += self.prefix[((slot.base + c) * B + m) * B + o];
+            let content = slot.contents[c];
+            m -= usize::from(content.me_n);
+            o -= usize::from(content.opp_n);
+        }
+        idx
+    }
+
+    /// The position at an index, with `to_move` as the side to move.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    pub fn unrank(&self, rules: &Rules, index: u64, to_move: Side) -> State {
+        let li = self.layers.partition_point(|l| l.start + l.len <= index);
+        let layer = self.layers[li];
+        let (me, opp) = (to_move, to_move.other());
+        let mut st = State::empty(to_move);
+        let mut r = index - layer.start;
+        let n = self.pieces;
+        let (mut m, mut o) = (usize::from(n - layer.mine), usize::from(n - layer.theirs));
+        for slot in &self.slots {
+            let row = |c: usize| self.prefix[((slot.base + c) * B + m) * B + o];
+            let c = (0..slot.contents.len()).rev().find(|&c| row(c) <= r).expect("content 0 starts at 0");
+            r -= row(c);
+            let content = slot.contents[c];
+            for _ in 0..content.me_n {
+                st.add_piece(rules, me, content.me_pos);
+            }
+            for _ in 0..content.opp_n {
+                st.add_piece(rules, opp, content.opp_pos);
+            }
+            m -= usize::from(content.me_n);
+            o -= usize::from(content.opp_n);
+        }
+        st.set_counts(me, m as u8, layer.mine);
+        st.set_counts(opp, o as u8, layer.theirs);
+        st
+    }
+}
+
+#[inline(always)]
+fn slot_content(slot: &Slot, st: &State, me: Side, opp: Side, n: u8) -> usize {
+    if slot.shared {
+        let cm = if slot.me[0] != 0 { usize::from(st.count_at(me, slot.me[0])) } else { 0 };
+        let co = if slot.opp[0] != 0 { usize::from(st.count_at(opp, slot.opp[0])) } else { 0 };
+        let opp_range = if slot.opp[0] != 0 { usize::from(n) + 1 } else { 1 };
+        return cm * opp_range + co;
+    }
+    let mine = st.occupied_positions(me);
+    let theirs = st.occupied_positions(opp);
+    let n_me = usize::from(slot.me[0] != 0) + usize::from(slot.me[1] != 0);
+    for i in 0..2 {
+        if slot.me[i] != 0 && mine >> slot.me[i] & 1 == 1 {
+            return 1 + i;
+        }
+    }
+    for i in 0..2 {
+        if slot.opp[i] != 0 && theirs >> slot.opp[i] & 1 == 1 {
+            return 1 + n_me + i;
+        }
+    }
+    0
+}
+
+fn check_supported(rules: &Rules) -> Result<(), SolveError> {
+    let unsupported = |why: String| Err(SolveError::Unsupported { rules: rules.id().into(), why });
+    if rules.named_pieces() {
+        return unsupported("named pieces are summoned by declarations the solver does not model".into());
+    }
+    if usize::from(rules.pieces()) > MAX_PIECES {
+        return unsupported(format!("at most {MAX_PIECES} pieces per side"));
+    }
+    for pos in 1..=rules.path_len() {
+        let (l, d) = (rules.cell(Side::Light, pos), rules.cell(Side::Dark, pos));
+        if rules.board.mirror(l) != d || rules.kind(Side::Light, pos) != rules.kind(Side::Dark, pos) {
+            return unsupported("the dark path must mirror the light path".into());
+        }
+    }
+    for sq in 0..rules.squares().len() as u8 {
+        let two = |s: Side| rules.positions_on(s, sq)[1] != 0;
+        if !rules.is_exclusive(sq) && (two(Side::Light) || two(Side::Dark)) {
+            return unsupported("a shared square on a path twice".into());
+        }
+    }
+    Ok(())
+}
+
+/// One slot per square, from the light side's point of view (the dark side's
+/// view is the mirror image, so the same slots serve both). Squares near the
+/// end of the paths come first, so that advancing a piece raises the index.
+fn build_slots(rules: &Rules) -> Vec<Slot> {
+    let n = rules.pieces();
+    let mut slots: Vec<Slot> = (0..rules.squares().len() as u8)
+        .map(|sq| {
+            let me = rules.positions_on(Side::Light, sq);
+            let opp = rules.positions_on(Side::Dark, sq);
+            let shared = !rules.is_exclusive(sq);
+            Slot { me, opp, shared, contents: contents(me, opp, shared, n), base: 0 }
+        })
+        .collect();
+    slots.sort_by_key(|s| std::cmp::Reverse(s.me.iter().chain(&s.opp).copied().max()));
+    slots
+}
+
+fn contents(me: [u8; 2], opp: [u8; 2], shared: bool, n: u8) -> Vec<Content> {
+    let none = Content { me_pos: 0, opp_pos: 0, me_n: 0, opp_n: 0 };
+    if shared {
+        let max_me = if me[0] != 0 { n } else { 0 };
+        let max_opp = if opp[0] != 0 { n } else { 0 };
+        return (0..=max_me)
+            .flat_map(|cm| (0..=max_opp).map(move |co| Content { me_pos: me[0], opp_pos: opp[0], me_n: cm, opp_n: co }))
+            .collect();
+    }
+    let mut c = vec![none];
+    c.extend(me.iter().filter(|&&p| p != 0).map(|&p| Content { me_pos: p, me_n: 1, ..none }));
+    c.extend(opp.iter().filter(|&&p| p != 0).map(|&p| Content { opp_pos: p, opp_n: 1, ..none }));
+    c
+}

@@ -1,0 +1,279 @@
+//! Value iteration, layer by layer, to a certified residual.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+use ur_rules::{Extra, Move, Rules, Side, State, Throw};
+
+use crate::index::{Indexer, Layer};
+use crate::SolveError;
+
+/// Win probabilities of the side to move, by index.
+pub trait Values: Sync {
+    fn get(&self, index: u64) -> f64;
+}
+
+impl Values for [AtomicU64] {
+    #[inline(always)]
+    fn get(&self, index: u64) -> f64 {
+        f64::from_bits(self[index as usize].load(Relaxed))
+    }
+}
+
+impl Values for Vec<f64> {
+    #[inline(always)]
+    fn get(&self, index: u64) -> f64 {
+        self[index as usize]
+    }
+}
+
+/// The Bellman operator of a rule set: a position's value from its successors'.
+pub struct Bellman<'a> {
+    pub rules: &'a Rules,
+    pub index: &'a Indexer,
+    /// Distinct throws with their probabilities.
+    throws: Vec<(Throw, f64)>,
+}
+
+impl<'a> Bellman<'a> {
+    pub fn new(rules: &'a Rules, index: &'a Indexer) -> Self {
+        let total = f64::from(rules.dice().total_weight());
+        let mut throws: Vec<(Throw, f64)> = Vec::new();
+        for (t, w) in rules.throws() {
+            let key = |x: &Throw| (x.value, x.extra, x.enter);
+            match throws.iter_mut().find(|(x, _)| key(x) == key(&t)) {
+                Some((_, p)) => *p += f64::from(w) / total,
+                None => throws.push((t, f64::from(w) / total)),
+            }
+        }
+        Bellman { rules, index, throws }
+    }
+
+    /// The win probability of the side to move, before it rolls.
+    #[inline]
+    pub fn value(&self, st: &State, v: &(impl Values + ?Sized)) -> f64 {
+        let mut total = 0.0;
+        for (throw, p) in &self.throws {
+            let mut dests = self.rules.destinations(st, throw);
+            let best = if dests == 0 {
+                self.pass_value(st, v)
+            } else {
+                let mut best = 0.0f64;
+                while dests != 0 {
+                    let to = dests.trailing_zeros() as u8;
+                    dests &= dests - 1;
+                    best = best.max(self.after_move(st, throw, Move::new(to - throw.value, to), v));
+                }
+                best
+            };
+            total += p * best;
+        }
+        total
+    }
+
+    /// The mover's win probability after playing `mv` with `throw`.
+    #[inline]
+    pub fn after_move(&self, st: &State, throw: &Throw, mv: Move, v: &(impl Values + ?Sized)) -> f64 {
+        let me = st.to_move();
+        let mut next = *st;
+        let effect = self.rules.apply_unchecked(&mut next, throw, mv);
+        if next.off(me) == self.rules.pieces() {
+            return 1.0;
+        }
+        match effect.extra {
+            Extra::Auto => v.get(self.index.rank(&next)),
+            Extra::None => self.pass_value(&next, v),
+            Extra::Optional => v.get(self.index.rank(&next)).max(self.pass_value(&next, v)),
+        }
+    }
+
+    /// The value of handing the turn to the opponent in this position.
+    #[inline]
+    fn pass_value(&self, st: &State, v: &(impl Values + ?Sized)) -> f64 {
+        let mut other = *st;
+        other.set_to_move(st.to_move().other());
+        1.0 - v.get(self.index.rank(&other))
+    }
+
+    /// Every legal move for a throw with the mover's win probability after it.
+    pub fn move_values(&self, st: &State, throw: &Throw, v: &(impl Values + ?Sized)) -> Vec<(Move, f64)> {
+        self.rules.legal_moves(st, throw).iter().map(|&m| (m, self.after_move(st, throw, m, v))).collect()
+    }
+}
+
+/// Solver settings.
+#[derive(Clone, Debug)]
+pub struct SolveConfig {
+    /// Stop when `max |T(v) - v|` over a layer pair is at most this.
+    pub tolerance: f64,
+    /// Worker threads (0 = all cores).
+    pub threads: usize,
+    /// Directory for per-layer checkpoints; a rerun resumes from it.
+    pub checkpoint: Option<PathBuf>,
+}
+
+impl Default for SolveConfig {
+    fn default() -> Self {
+        SolveConfig { tolerance: 1e-12, threads: 0, checkpoint: None }
+    }
+}
+
+/// Receives progress reports; every method has an empty default.
+pub trait Progress: Sync {
+    /// A group of layers solved together starts; `done` positions are solved already.
+    fn layers_started(&self, _layers: &[Layer], _done: u64, _total: u64) {}
+    /// A sweep over the group ended with this largest change.
+    fn sweep(&self, _layers: &[Layer], _sweep: u32, _change: f64) {}
+    /// The group was loaded from a checkpoint instead of solved.
+    fn layers_resumed(&self, _layers: &[Layer]) {}
+}
+
+/// Reports nothing.
+pub struct Silent;
+impl Progress for Silent {}
+
+/// A finished solve.
+pub struct Solution {
+    pub values: Vec<f64>,
+    /// The largest certified `max |T(v) - v|` over all layers.
+    pub residual: f64,
+    /// Sweeps made, over all layers.
+    pub sweeps: u64,
+}
+
+impl Values for Solution {
+    fn get(&self, index: u64) -> f64 {
+        self.values[index as usize]
+    }
+}
+
+/// Bytes of memory a solve needs (one f64 per position).
+pub fn memory_needed(index: &Indexer) -> u64 {
+    index.len() * 8
+}
+
+/// Solves every position of a race rule set.
+///
+/// # Errors
+/// A checkpoint that cannot be read or written.
+pub fn solve(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &dyn Progress) -> Result<Solution, SolveError> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(cfg.threads).build().map_err(|e| SolveError::Io(e.to_string()))?;
+    pool.install(|| solve_in_pool(rules, index, cfg, progress))
+}
+
+fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &dyn Progress) -> Result<Solution, SolveError> {
+    let values: Vec<AtomicU64> = (0..index.len()).into_par_iter().map(|_| AtomicU64::new(0.5f64.to_bits())).collect();
+    let bellman = Bellman::new(rules, index);
+    let (mut residual, mut sweeps) = (0.0f64, 0u64);
+    let mut done = 0u64;
+    for group in layer_groups(index) {
+        progress.layers_started(&group, done, index.len());
+        let resumed = match &cfg.checkpoint {
+            Some(dir) => load_checkpoint(dir, &group, &values)?,
+            None => false,
+        };
+        if resumed {
+            progress.layers_resumed(&group);
+        } else {
+            let (r, s) = solve_group(&bellman, &group, &values, cfg.tolerance, progress);
+            residual = residual.max(r);
+            sweeps += u64::from(s);
+            if let Some(dir) = &cfg.checkpoint {
+                save_checkpoint(dir, &group, &values)?;
+            }
+        }
+        done += group.iter().map(|l| l.len).sum::<u64>();
+    }
+    let values = values.into_iter().map(|a| f64::from_bits(a.into_inner())).collect();
+    Ok(Solution { values, residual, sweeps })
+}
+
+/// Layers that depend on each other: `(a, b)` and `(b, a)`.
+fn layer_groups(index: &Indexer) -> Vec<Vec<Layer>> {
+    let mut groups: Vec<Vec<Layer>> = Vec::new();
+    for &l in index.layers() {
+        if l.mine > l.theirs {
+            continue;
+        }
+        let mut g = vec![l];
+        if l.mine != l.theirs {
+            g.push(index.layer(l.theirs, l.mine));
+        }
+        groups.push(g);
+    }
+    groups
+}
+
+/// Gauss-Seidel sweeps until the change is small, then a checking sweep
+/// that measures `max |T(v) - v|` without writing. Returns (residual, sweeps).
+fn solve_group(b: &Bellman, group: &[Layer], values: &[AtomicU64], tol: f64, progress: &dyn Progress) -> (f64, u32) {
+    let mut sweep = 0;
+    loop {
+        sweep += 1;
+        let change = group.iter().map(|l| sweep_layer(b, l, values, true)).fold(0.0, f64::max);
+        progress.sweep(group, sweep, change);
+        if change <= tol / 4.0 {
+            let residual = group.iter().map(|l| sweep_layer(b, l, values, false)).fold(0.0, f64::max);
+            if residual <= tol {
+                return (residual, sweep + 1);
+            }
+        }
+    }
+}
+
+const CHUNK: u64 = 1 << 12;
+
+/// One pass over a layer, highest index first. Returns the largest change.
+fn sweep_layer(b: &Bellman, layer: &Layer, values: &[AtomicU64], write: bool) -> f64 {
+    let chunks = layer.len.div_ceil(CHUNK);
+    (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let hi = layer.start + layer.len - c * CHUNK;
+            let lo = hi.saturating_sub(CHUNK).max(layer.start);
+            let mut change = 0.0f64;
+            for i in (lo..hi).rev() {
+                let st = b.index.unrank(b.rules, i, Side::Light);
+                let new = b.value(&st, values);
+                let old = Values::get(values, i);
+                change = change.max((new - old).abs());
+                if write {
+                    values[i as usize].store(new.to_bits(), Relaxed);
+                }
+            }
+            change
+        })
+        .reduce(|| 0.0, f64::max)
+}
+
+fn checkpoint_file(dir: &Path, l: &Layer) -> PathBuf {
+    dir.join(format!("layer-{}-{}.f64", l.mine, l.theirs))
+}
+
+fn load_checkpoint(dir: &Path, group: &[Layer], values: &[AtomicU64]) -> Result<bool, SolveError> {
+    if !group.iter().all(|l| checkpoint_file(dir, l).exists()) {
+        return Ok(false);
+    }
+    for l in group {
+        let path = checkpoint_file(dir, l);
+        let bytes = std::fs::read(&path).map_err(|e| SolveError::Io(format!("{}: {e}", path.display())))?;
+        if bytes.len() as u64 != l.len * 8 {
+            return Ok(false);
+        }
+        for (i, chunk) in bytes.chunks_exact(8).enumerate() {
+            let v = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+            values[(l.start + i as u64) as usize].store(v, Relaxed);
+        }
+    }
+    Ok(true)
+}
+
+fn save_checkpoint(dir: &Path, group: &[Layer], values: &[AtomicU64]) -> Result<(), SolveError> {
+    for l in group {
+        let range = l.start as usize..(l.start + l.len) as usize;
+        let bytes: Vec<u8> = values[range].iter().flat_map(|a| a.load(Relaxed).to_le_bytes()).collect();
+        crate::table::write_atomic(&checkpoint_file(dir, l), &[&bytes])?;
+    }
+    Ok(())
+}

@@ -1,0 +1,247 @@
+//! Table files: a versioned header and one value per indexed position.
+//!
+//! Layout: `URTABLE\0`, u32 LE format version, u32 LE header length, the
+//! header as JSON, zero padding to a multiple of 8 bytes, then the values in
+//! index order (f64 LE, or u16 LE holding `round(p * 65535)`).
+
+use std::io::Write;
+use std::path::Path;
+
+use memmap2::Mmap;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use ur_rules::{Options, RaceSpec, Rules, Side};
+use xxhash_rust::xxh3::Xxh3;
+
+use crate::index::Indexer;
+use crate::solve::Values;
+use crate::SolveError;
+
+pub const MAGIC: &[u8; 8] = b"URTABLE\0";
+pub const FORMAT_VERSION: u32 = 1;
+/// Names the indexing scheme; a change to it makes old tables unreadable.
+pub const INDEX_SCHEME: &str = "slots-v1";
+
+/// How values are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Encoding {
+    F64,
+    U16,
+}
+
+impl Encoding {
+    pub fn width(self) -> usize {
+        match self {
+            Encoding::F64 => 8,
+            Encoding::U16 => 2,
+        }
+    }
+
+    /// Reads `f64` or `u16`.
+    pub fn parse(text: &str) -> Option<Encoding> {
+        match text {
+            "f64" => Some(Encoding::F64),
+            "u16" => Some(Encoding::U16),
+            _ => None,
+        }
+    }
+}
+
+/// Everything a table says about itself.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Header {
+    pub rules_id: String,
+    /// The full rules the table was solved for.
+    pub rules: RaceSpec,
+    pub options: Options,
+    /// Hash of everything that affects play; see [`fingerprint`].
+    pub fingerprint: String,
+    pub index_scheme: String,
+    pub positions: u64,
+    pub encoding: Encoding,
+    /// Certified `max |T(v) - v|` of the solve.
+    pub residual: f64,
+    pub tolerance: f64,
+    /// xxh3-64 of the value bytes, hex.
+    pub checksum: String,
+    /// What a value means.
+    pub value: String,
+}
+
+/// Why a table cannot be used.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum TableError {
+    #[error("{0}: cannot read the table: {1}")]
+    Io(String, String),
+    #[error("{0} is not a table file (no URTABLE header); give a file written by `ur solve`")]
+    NotATable(String),
+    #[error("{0} has table format version {1}; this program reads version {FORMAT_VERSION}; solve again")]
+    Version(String, u32),
+    #[error("{0}: the header is damaged: {1}")]
+    Header(String, String),
+    #[error("{path} is truncated: {actual} bytes, expected {expected}; the write was interrupted, solve again")]
+    Truncated { path: String, expected: u64, actual: u64 },
+    #[error("{0} is corrupted: its checksum does not match its values; solve again")]
+    Checksum(String),
+    #[error("{path} was solved for '{table}' ({table_fp}), not for these rules '{given}' ({given_fp}); use a table for '{given}' or solve it with `ur solve {given}`")]
+    WrongRules { path: String, table: String, table_fp: String, given: String, given_fp: String },
+}
+
+/// A hash of everything about a rule set that affects play and indexing.
+pub fn fingerprint(rules: &Rules) -> String {
+    let path = |side: Side| (1..=rules.path_len()).map(|p| rules.cell(side, p)).collect::<Vec<_>>();
+    let kinds: Vec<_> = (1..=rules.path_len()).map(|p| (rules.kind(Side::Light, p), rules.is_rosette(Side::Light, p))).collect();
+    let throws: Vec<_> = rules.throws().collect();
+    let canonical = json!({
+        "scheme": INDEX_SCHEME,
+        "pieces": rules.pieces(),
+        "light": path(Side::Light),
+        "dark": path(Side::Dark),
+        "kinds": kinds,
+        "stop": rules.spec.rosettes.stop,
+        "throws": throws,
+        "capture_extra": rules.capture_extra(),
+        "rosette_extra": rules.rosette_extra(),
+    });
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(canonical.to_string().as_bytes()))
+}
+
+/// Encodes values for a table.
+pub fn encode(values: &[f64], encoding: Encoding) -> Vec<u8> {
+    match encoding {
+        Encoding::F64 => values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        Encoding::U16 => values.iter().flat_map(|v| ((v.clamp(0.0, 1.0) * 65535.0).round() as u16).to_le_bytes()).collect(),
+    }
+}
+
+/// Writes a table atomically.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn write_table(path: &Path, rules: &Rules, index: &Indexer, values: &[f64], encoding: Encoding, residual: f64, tolerance: f64) -> Result<(), SolveError> {
+    let body = encode(values, encoding);
+    let mut h = Xxh3::new();
+    h.update(&body);
+    let header = Header {
+        rules_id: rules.id().into(),
+        rules: rules.spec.clone(),
+        options: rules.options.clone(),
+        fingerprint: fingerprint(rules),
+        index_scheme: INDEX_SCHEME.into(),
+        positions: index.len(),
+        encoding,
+        residual,
+        tolerance,
+        checksum: format!("{:016x}", h.digest()),
+        value: "win probability of the side to move, before it rolls".into(),
+    };
+    let json = serde_json::to_vec(&header).map_err(|e| SolveError::Io(e.to_string()))?;
+    let mut head = Vec::with_capacity(json.len() + 24);
+    head.extend_from_slice(MAGIC);
+    head.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    head.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    head.extend_from_slice(&json);
+    head.resize(head.len().next_multiple_of(8), 0);
+    write_atomic(path, &[&head, &body])
+}
+
+/// Writes parts to `path` through a temporary file and a rename, so an
+/// interrupted write never leaves a partial file under the final name.
+///
+/// # Errors
+/// The directory is not writable, or the disk is full.
+pub fn write_atomic(path: &Path, parts: &[&[u8]]) -> Result<(), SolveError> {
+    let io = |e: std::io::Error| SolveError::Io(format!("{}: {e}", path.display()));
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
+    let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+    for p in parts {
+        w.write_all(p).map_err(io)?;
+    }
+    w.flush().map_err(io)?;
+    drop(w);
+    tmp.as_file().sync_all().map_err(io)?;
+    tmp.persist(path).map_err(|e| io(e.error))?;
+    Ok(())
+}
+
+/// A memory-mapped table.
+pub struct Table {
+    map: Mmap,
+    pub header: Header,
+    offset: usize,
+}
+
+impl Table {
+    /// Opens a table and checks its header, size and checksum.
+    ///
+    /// # Errors
+    /// A missing, foreign, truncated or corrupted file.
+    pub fn open(path: &Path) -> Result<Table, TableError> {
+        let name = path.display().to_string();
+        let file = std::fs::File::open(path).map_err(|e| TableError::Io(name.clone(), e.to_string()))?;
+        // SAFETY: the map is read-only; a table file is never modified in place
+        // (writers replace it by rename), so the bytes cannot change under us.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::Io(name.clone(), e.to_string()))?;
+        let (header, offset) = parse_header(&name, &map)?;
+        let expected = offset as u64 + header.positions * header.encoding.width() as u64;
+        if map.len() as u64 != expected {
+            return Err(TableError::Truncated { path: name, expected, actual: map.len() as u64 });
+        }
+        let mut h = Xxh3::new();
+        h.update(&map[offset..]);
+        if format!("{:016x}", h.digest()) != header.checksum {
+            return Err(TableError::Checksum(name));
+        }
+        Ok(Table { map, header, offset })
+    }
+
+    /// Checks that the table was solved for these rules.
+    ///
+    /// # Errors
+    /// [`TableError::WrongRules`] when the fingerprints differ.
+    pub fn check_rules(&self, rules: &Rules, path: &Path) -> Result<(), TableError> {
+        let given_fp = fingerprint(rules);
+        if given_fp == self.header.fingerprint {
+            return Ok(());
+        }
+        Err(TableError::WrongRules {
+            path: path.display().to_string(),
+            table: self.header.rules_id.clone(),
+            table_fp: self.header.fingerprint.clone(),
+            given: rules.id().into(),
+            given_fp,
+        })
+    }
+}
+
+impl Values for Table {
+    #[inline]
+    fn get(&self, index: u64) -> f64 {
+        let i = self.offset + index as usize * self.header.encoding.width();
+        match self.header.encoding {
+            Encoding::F64 => f64::from_le_bytes(self.map[i..i + 8].try_into().expect("8 bytes")),
+            Encoding::U16 => f64::from(u16::from_le_bytes([self.map[i], self.map[i + 1]])) / 65535.0,
+        }
+    }
+}
+
+fn parse_header(name: &str, bytes: &[u8]) -> Result<(Header, usize), TableError> {
+    if bytes.len() < 16 || &bytes[..8] != MAGIC {
+        return Err(TableError::NotATable(name.into()));
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if version != FORMAT_VERSION {
+        return Err(TableError::Version(name.into(), version));
+    }
+    let len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+    let json = bytes.get(16..16 + len).ok_or_else(|| TableError::Header(name.into(), "cut short".into()))?;
+    let header: Header = serde_json::from_slice(json).map_err(|e| TableError::Header(name.into(), e.to_string()))?;
+    if header.index_scheme != INDEX_SCHEME {
+        return Err(TableError::Header(name.into(), format!("index scheme '{}' is not '{INDEX_SCHEME}'", header.index_scheme)));
+    }
+    Ok((header, (16 + len).next_multiple_of(8)))
+}
