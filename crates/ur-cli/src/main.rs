@@ -8,6 +8,7 @@ mod play;
 mod replay;
 mod rules_arg;
 mod rules_cmd;
+mod solve_cmd;
 
 use std::process::ExitCode;
 
@@ -32,9 +33,17 @@ enum Command {
     Bench(bench::BenchCmd),
     /// Serve the line-based JSON engine protocol on stdin/stdout.
     Engine(engine::EngineCmd),
+    /// Solve a race rule set exactly and write a table.
+    Solve(solve_cmd::SolveCmd),
 }
 
 fn main() -> ExitCode {
+    // Die quietly on a closed pipe (`ur rules | head`), as command-line tools do.
+    #[cfg(unix)]
+    // SAFETY: restoring the default signal disposition before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Rules(c) => c.run(),
@@ -42,6 +51,7 @@ fn main() -> ExitCode {
         Command::Replay(c) => c.run(),
         Command::Bench(c) => c.run(),
         Command::Engine(c) => c.run(),
+        Command::Solve(c) => c.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

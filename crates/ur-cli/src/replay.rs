@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use ur_rules::{GameRecord, Phase};
 
-use crate::board_text::render;
+use crate::board_text::{render, side_label};
 
 #[derive(Args, Debug)]
 pub struct ReplayCmd {
@@ -16,17 +16,37 @@ pub struct ReplayCmd {
 
 impl ReplayCmd {
     pub fn run(self) -> Result<()> {
-        let text = std::fs::read_to_string(&self.file).with_context(|| format!("cannot read {}", self.file.display()))?;
-        let record: GameRecord = serde_json::from_str(&text)
-            .with_context(|| format!("{} is not a valid game record", self.file.display()))?;
-        let game = record.replay().with_context(|| format!("{} does not replay", self.file.display()))?;
-        println!("{} actions replayed under {}.", record.actions.len(), game.rules().id());
-        print!("{}", render(game.rules(), game.state()));
+        let name = self.file.display();
+        let text = std::fs::read_to_string(&self.file).with_context(|| format!("cannot read {name}"))?;
+        let record: GameRecord =
+            serde_json::from_str(&text).with_context(|| format!("{name} is not a valid game record"))?;
+        let game = record.replay().with_context(|| format!("{name} does not replay"))?;
+        let rules = game.rules();
+        let from = if record.rules_file.is_some() { ", from the rule-set file stored in the record" } else { "" };
+        println!("{} actions replayed under {} ({}{from}); every action is legal.", record.actions.len(), rules.id(), rules.spec.name);
+        print!("{}", render(rules, game.state()));
         match (game.winner(), game.phase()) {
-            (Some(w), _) => println!("Result: {w} wins."),
+            (Some(w), _) => println!("Result: {} wins.", side_label(rules, w)),
             (None, Phase::Over) => println!("Result: game over."),
-            (None, p) => println!("Game unfinished; {} to act ({p:?}).", game.to_move()),
+            (None, p) => println!(
+                "Game unfinished: {} to play; the game waits for {}.",
+                side_label(rules, game.to_move()),
+                waits_for(p)
+            ),
+        }
+        if let Some(paid) = game.pot_paid() {
+            println!("Pot: light paid {}, dark paid {}; total {}.", paid[0], paid[1], paid[0] + paid[1]);
         }
         Ok(())
+    }
+}
+
+fn waits_for(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Roll => "a roll",
+        Phase::Declare => "a declaration (move or summon)",
+        Phase::Move => "a move",
+        Phase::ExtraRoll => "a choice: roll again or end the turn",
+        Phase::Over => "nothing",
     }
 }

@@ -1,6 +1,6 @@
 //! Choosing rules from the command line: a built-in id or a user's file, plus options.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -12,10 +12,11 @@ pub struct RulesArgs {
     /// Rule-set id (see `ur rules`).
     #[arg(long, short = 'r', default_value = "finkel")]
     pub rules: String,
-    /// Load the rule set from a TOML file instead of a built-in one.
+    /// Load the rule set from a TOML file instead of a built-in one
+    /// (same format as the files in `rulesets/`).
     #[arg(long, value_name = "FILE", conflicts_with = "rules")]
     pub rules_file: Option<PathBuf>,
-    /// Number of pieces per side.
+    /// Number of pieces per side (the same as `--option pieces=N`).
     #[arg(long)]
     pub pieces: Option<u8>,
     /// A rule-set option, NAME=VALUE (repeatable; see `ur rules show ID`).
@@ -26,6 +27,8 @@ pub struct RulesArgs {
 /// Rules plus where they came from, for records.
 pub struct LoadedRules {
     pub rules: Rules,
+    /// The rule-set file the rules were compiled from (for its options).
+    pub file: RuleSetFile,
     /// The user's rule-set file text, when not built in.
     pub file_text: Option<String>,
 }
@@ -36,34 +39,69 @@ impl RulesArgs {
     /// # Errors
     /// An unreadable or invalid file, an unknown rule set, or a bad option.
     pub fn load(&self) -> Result<LoadedRules> {
-        let mut options = parse_options(&self.options)?;
-        if let Some(n) = self.pieces {
-            options.insert("pieces".into(), OptionValue::Int(i64::from(n)));
+        load(Some(&self.rules), self.rules_file.as_deref(), self.pieces, &self.options)
+    }
+}
+
+/// Loads a built-in rule set by id, or a user's file when `file` is given,
+/// with `--pieces` and `--option` values applied.
+///
+/// # Errors
+/// An unreadable or invalid file, an unknown rule set, or a bad option.
+pub fn load(id: Option<&str>, file: Option<&Path>, pieces: Option<u8>, pairs: &[String]) -> Result<LoadedRules> {
+    let mut options = parse_options(pairs)?;
+    if let Some(n) = pieces {
+        options.insert("pieces".into(), OptionValue::Int(i64::from(n)));
+    }
+    match file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read rule-set file {}", path.display()))?;
+            let in_file = || format!("in rule-set file {}", path.display());
+            let file = RuleSetFile::parse(&text).with_context(in_file)?;
+            let rules = Rules::from_file(&file, &options).with_context(in_file)?;
+            Ok(LoadedRules { rules, file, file_text: Some(text) })
         }
-        let (file, file_text) = match &self.rules_file {
-            Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read rule-set file {}", path.display()))?;
-                let file = RuleSetFile::parse(&text).with_context(|| format!("in {}", path.display()))?;
-                (file, Some(text))
-            }
-            None => (RuleSetFile::builtin(&self.rules)?, None),
-        };
-        Ok(LoadedRules { rules: Rules::from_file(&file, &options)?, file_text })
+        None => {
+            let Some(id) = id else { bail!("name a rule set (see `ur rules`) or give --file FILE") };
+            let file = RuleSetFile::builtin(id)?;
+            let rules = Rules::from_file(&file, &options)?;
+            Ok(LoadedRules { rules, file, file_text: None })
+        }
     }
 }
 
 /// Parses `NAME=VALUE` pairs.
 ///
 /// # Errors
-/// A pair without `=`.
+/// A pair without `=`, or with an empty name or value.
 pub fn parse_options(pairs: &[String]) -> Result<Options> {
     let mut options = Options::new();
     for pair in pairs {
         let Some((k, v)) = pair.split_once('=') else {
             bail!("option '{pair}' must look like NAME=VALUE, for example dice=D4");
         };
-        options.insert(k.trim().into(), OptionValue::parse(v.trim()));
+        let (k, v) = (k.trim(), v.trim());
+        if k.is_empty() || v.is_empty() {
+            bail!("option '{pair}' must look like NAME=VALUE, with both a name and a value, for example dice=D4");
+        }
+        options.insert(k.into(), OptionValue::parse(v));
     }
     Ok(options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_parse_and_reject_malformed_pairs() {
+        let o = parse_options(&["dice=D4".into(), " pieces = 3 ".into(), "x=true".into()]).unwrap();
+        assert_eq!(o["dice"], OptionValue::Text("D4".into()));
+        assert_eq!(o["pieces"], OptionValue::Int(3));
+        assert_eq!(o["x"], OptionValue::Bool(true));
+        for bad in ["dice", "=D4", "dice="] {
+            assert!(parse_options(&[bad.into()]).is_err(), "{bad}");
+        }
+    }
 }

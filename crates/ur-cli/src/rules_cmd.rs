@@ -1,10 +1,13 @@
 //! `ur rules`: the catalogue of rule sets.
 
+use std::path::PathBuf;
+
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use ur_rules::{Extra, Options, RuleSetFile, Rules, Side, SquareKind};
 
 use crate::board_text;
+use crate::rules_arg;
 
 #[derive(Args, Debug)]
 pub struct RulesCmd {
@@ -16,8 +19,18 @@ pub struct RulesCmd {
 enum RulesAction {
     /// Print a readable summary of one rule set and its options.
     Show {
-        /// Rule-set id.
-        id: String,
+        /// Rule-set id (see `ur rules`).
+        #[arg(required_unless_present = "file")]
+        id: Option<String>,
+        /// Describe a rule-set file (TOML) instead of a built-in rule set.
+        #[arg(long, value_name = "FILE", conflicts_with = "id")]
+        file: Option<PathBuf>,
+        /// Number of pieces per side.
+        #[arg(long)]
+        pieces: Option<u8>,
+        /// Describe the rules with this option set, NAME=VALUE (repeatable).
+        #[arg(long = "option", short = 'o', value_name = "NAME=VALUE")]
+        options: Vec<String>,
     },
 }
 
@@ -32,9 +45,9 @@ impl RulesCmd {
                 println!("\n`ur rules show ID` explains one rule set; `--rules-file FILE` loads your own.");
                 Ok(())
             }
-            Some(RulesAction::Show { id }) => {
-                let file = RuleSetFile::builtin(&id)?;
-                print!("{}", describe(&file, &Rules::from_file(&file, &Options::new())?));
+            Some(RulesAction::Show { id, file, pieces, options }) => {
+                let loaded = rules_arg::load(id.as_deref(), file.as_deref(), pieces, &options)?;
+                print!("{}", describe(&loaded.file, &loaded.rules));
                 Ok(())
             }
         }
@@ -44,35 +57,91 @@ impl RulesCmd {
 /// A plain-words description of a rule set.
 pub fn describe(file: &RuleSetFile, rules: &Rules) -> String {
     let spec = &rules.spec;
+    let len = rules.path_len();
     let mut out = format!("{} ({})\n{}\nSource: {}\n\n", spec.name, spec.id, spec.summary, spec.source);
     out += &format!(
-        "Sides: light = {} (bottom row), dark = {} (top row)\nPieces: {} each\nPath: {} squares; bear off exactly on step {}\n",
-        spec.sides[0], spec.sides[1], spec.pieces, rules.path_len(), rules.path_len() + 1
+        "Sides: light = {} (bottom row, moves first unless --first says otherwise), dark = {} (top row)\n",
+        spec.sides[0], spec.sides[1]
     );
+    out += &format!("Pieces: {} each, all in reserve at the start\n", spec.pieces);
+    out += &format!("Path: {len} squares; a piece bears off with the exact throw that takes it to step {}\n", len + 1);
     out += &format!("Dice: {}\n", throws_text(rules));
     out += &format!("Rosettes: {}\n", rosette_text(rules));
+    out += &format!("Captures: {}\n", capture_text(rules));
     if rules.capture_extra() != Extra::None {
         out += &format!("Capturing gives an extra roll ({}).\n", extra_text(rules.capture_extra()));
     }
+    out += "Moving: a player who can move must move; a throw with no legal move ends the turn (and any extra roll it would have given).\n";
     if let Some(pot) = rules.pot() {
-        out += &format!("Betting pot: stake {} each; fine {} per rosette landing; winner takes the pot.\n", pot.stake, pot.rosette_fine);
+        out += &format!(
+            "Betting pot: stake {} each; fine {} per rosette landing; winner takes the pot.\n",
+            pot.stake, pot.rosette_fine
+        );
     }
     if let Some(b) = &spec.birds {
-        out += &format!("Named pieces, summoned in order: {}.\n", b.names.join(", "));
+        let calls: Vec<String> = b
+            .names
+            .iter()
+            .take(usize::from(spec.pieces))
+            .enumerate()
+            .map(|(i, n)| format!("{} {n} (call roll {})", i + 1, rules.call_value(i as u8 + 1)))
+            .collect();
+        out += &format!("Named pieces, summoned in order: {}.\n", calls.join(", "));
+        out += "Each turn: declare Move (roll, then move a bird already on the board) or Summon (roll the next bird's \
+                call value, then roll again to place it on that square of the path; a failed call or placement ends the turn).\n";
     }
-    out += "\nBoard and light's path (positions 1..L; dark mirrors it):\n";
+    out += &format!("Win: the first to bear off all {} pieces.\n", spec.pieces);
+    out += &format!("\nLight's path ({}), positions 1..{len} on the board:\n", spec.sides[0]);
     out += &board_text::path_diagram(rules, Side::Light);
+    out += &format!("Dark's path ({}), the mirror image (top and bottom rows swapped):\n", spec.sides[1]);
+    out += &board_text::path_diagram(rules, Side::Dark);
     if !spec.notes.is_empty() {
         out += "\nJudgment calls (see RULESETS.md):\n";
         for n in &spec.notes {
             out += &format!("  - {n}\n");
         }
     }
-    out += "\nOptions (--option NAME=VALUE):\n  pieces: number of pieces per side (1..=15)\n";
+    out += "\nOptions (--option NAME=VALUE):\n";
+    let now = |name: &str, default: String| match rules.options.get(name) {
+        Some(v) if v.to_string() != default => format!("; now {v}"),
+        _ => String::new(),
+    };
+    let default_pieces = file.full_options(&Options::new()).ok().and_then(|o| o.get("pieces").map(ToString::to_string));
+    let default_pieces = default_pieces.unwrap_or_else(|| spec.pieces.to_string());
+    let max_pieces = spec.birds.as_ref().map_or(15, |b| b.names.len().min(5));
+    out += &format!(
+        "  pieces: number of pieces per side, also --pieces N [default {default_pieces}; integer 1..={max_pieces}{}]\n",
+        now("pieces", default_pieces.clone())
+    );
     for o in &file.options {
-        out += &format!("  {}: {} [default {}; {}]\n", o.name, o.description, o.default, o.allowed());
+        out += &format!(
+            "  {}: {} [default {}; {}{}]\n",
+            o.name,
+            o.description,
+            o.default,
+            o.allowed(),
+            now(&o.name, o.default.to_string())
+        );
     }
     out
+}
+
+fn capture_text(rules: &Rules) -> String {
+    let shared = rules.spec.rosettes.kind == SquareKind::Shared
+        || rules.spec.squares.iter().any(|s| s.kind == SquareKind::Shared);
+    let safe = rules.spec.rosettes.kind == SquareKind::Safe || rules.spec.squares.iter().any(|s| s.kind == SquareKind::Safe);
+    let mut s = "landing on an opposing piece sends it back to its owner's reserve".to_string();
+    if safe {
+        s += "; an opposing piece on a protected square cannot be landed on";
+    }
+    if shared {
+        s += "; on a shared square pieces of both sides stand together and nothing is captured";
+    }
+    s += "; a piece may not land on a square held by its own side";
+    if shared {
+        s += " (except a shared square)";
+    }
+    s
 }
 
 fn throws_text(rules: &Rules) -> String {

@@ -327,6 +327,7 @@ impl Game {
     }
 
     fn after_move(&mut self, effect: &MoveEffect) {
+        self.legal.clear();
         let mover = self.state.to_move().index();
         if effect.landed_on_rosette {
             self.paid[mover] += self.rules.pot().map_or(0, |p| p.rosette_fine);

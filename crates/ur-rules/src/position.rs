@@ -100,7 +100,11 @@ impl State {
         (1..=MAX_PATH as u8).flat_map(|p| std::iter::repeat_n(p, self.count[s][p as usize] as usize)).collect()
     }
     /// Named pieces: the position of each bird (0 reserve, L + 1 off).
+    /// Empty for rules without named pieces.
     pub fn birds(&self, side: Side, rules: &Rules) -> Vec<u8> {
+        if !rules.named_pieces() {
+            return Vec::new();
+        }
         self.birds[side.index()][..rules.pieces() as usize].to_vec()
     }
     /// The winner, if a side has borne off every piece.

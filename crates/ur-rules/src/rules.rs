@@ -6,7 +6,9 @@ use crate::spec::{Options, PathSpec, PotSpec, RaceSpec, RuleSetFile, SpecError, 
 use crate::Side;
 
 /// Longest supported path (positions 1..=MAX_PATH; MAX_PATH + 1 is off).
-pub const MAX_PATH: usize = 30;
+pub const MAX_PATH: usize = 29;
+/// Largest move value a throw may give.
+pub const MAX_THROW: u8 = 7;
 /// Most physical squares a board may have.
 pub const MAX_SQUARES: usize = 64;
 
@@ -345,6 +347,9 @@ fn build_throws(spec: &RaceSpec) -> Result<Vec<Throw>, String> {
             .find(|x| x.raw == t.raw)
             .ok_or_else(|| format!("raw outcome {} cannot be thrown with {}", t.raw, spec.dice.name()))?;
         slot.value = t.value.unwrap_or(slot.value);
+        if slot.value > MAX_THROW {
+            return Err(format!("raw outcome {} moves {}; at most {MAX_THROW} squares are supported", t.raw, slot.value));
+        }
         slot.extra = t.extra;
         slot.enter = t.enter.unwrap_or(true);
     }

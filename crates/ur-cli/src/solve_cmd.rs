@@ -1,0 +1,138 @@
+//! `ur solve`: exact win probabilities for every position of a race rule set.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use ur_solve::{memory_needed, solve, Encoding, Indexer, Layer, Progress, SolveConfig, SolveError};
+
+use crate::rules_arg::RulesArgs;
+
+#[derive(Args, Debug)]
+pub struct SolveCmd {
+    /// Rule-set id (see `ur rules`).
+    #[arg(default_value = "finkel")]
+    id: String,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Where to write the table.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Value encoding: f64 (exact) or u16 (2 bytes per position, ±0.0008 pp).
+    #[arg(long, default_value = "u16")]
+    encoding: String,
+    /// Stop when max |T(v) - v| is at most this.
+    #[arg(long, default_value_t = 1e-12)]
+    tolerance: f64,
+    /// Worker threads (0 = all cores).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Do not keep per-layer checkpoints (by default FILE.ckpt-FINGERPRINT/, removed when done).
+    #[arg(long)]
+    no_checkpoint: bool,
+    /// Print no progress display.
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl SolveCmd {
+    pub fn run(mut self) -> Result<()> {
+        self.rules.rules.clone_from(&self.id);
+        let rules = self.rules.load()?.rules;
+        let Some(encoding) = Encoding::parse(&self.encoding) else { bail!("--encoding must be f64 or u16, not '{}'", self.encoding) };
+        if !(self.tolerance > 0.0 && self.tolerance < 1.0) {
+            bail!("--tolerance must be between 0 and 1, for example 1e-12");
+        }
+        let index = Indexer::new(&rules)?;
+        let need = memory_needed(&index) + index.len() * encoding.width() as u64;
+        println!(
+            "{} with {} pieces: {} positions (side to move); memory needed {:.2} GiB; table {:.2} MiB",
+            rules.id(), rules.pieces(), index.len(), gib(need), index.len() as f64 * encoding.width() as f64 / 1048576.0
+        );
+        check_memory(&rules, &index, need)?;
+        let checkpoint = (!self.no_checkpoint).then(|| {
+            let mut dir = self.out.clone().into_os_string();
+            dir.push(format!(".ckpt-{}", ur_solve::table::fingerprint(&rules)));
+            PathBuf::from(dir)
+        });
+        let cfg = SolveConfig { tolerance: self.tolerance, threads: self.threads, checkpoint: checkpoint.clone() };
+        let bar = Bar::new(index.len(), self.quiet);
+        let started = Instant::now();
+        let solution = solve(&rules, &index, &cfg, &bar)?;
+        bar.bar.finish_and_clear();
+        let secs = started.elapsed().as_secs_f64();
+        ur_solve::table::write_table(&self.out, &rules, &index, &solution.values, encoding, solution.residual, self.tolerance)?;
+        if let Some(dir) = checkpoint {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        let start = ur_rules::State::start(&rules, ur_rules::Side::Light);
+        let p = solution.values[index.rank(&start) as usize];
+        println!("solved in {secs:.2} s: {} sweeps, residual {:.2e}", solution.sweeps, solution.residual);
+        println!("first player wins from the start with probability {:.10}%", 100.0 * p);
+        println!("table written to {}", self.out.display());
+        Ok(())
+    }
+}
+
+fn gib(bytes: u64) -> f64 {
+    bytes as f64 / (1u64 << 30) as f64
+}
+
+/// Refuses a solve that cannot fit in the memory available now.
+fn check_memory(rules: &ur_rules::Rules, index: &Indexer, need: u64) -> Result<(), SolveError> {
+    let Some(have) = available_memory() else { return Ok(()) };
+    if need <= have {
+        return Ok(());
+    }
+    Err(SolveError::TooBig {
+        rules: rules.id().into(),
+        pieces: rules.pieces(),
+        positions: index.len(),
+        need_gib: gib(need),
+        have_gib: gib(have),
+        suggest: rules.pieces().saturating_sub(1).max(1),
+    })
+}
+
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+struct Bar {
+    bar: ProgressBar,
+}
+
+impl Bar {
+    fn new(total: u64, quiet: bool) -> Bar {
+        let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(total) };
+        bar.set_style(
+            ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {percent}% ETA {eta} {msg}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        bar.enable_steady_tick(Duration::from_millis(200));
+        Bar { bar }
+    }
+}
+
+fn layer_names(layers: &[Layer]) -> String {
+    layers.iter().map(|l| format!("({},{})", l.mine, l.theirs)).collect::<Vec<_>>().join("+")
+}
+
+impl Progress for Bar {
+    fn layers_started(&self, layers: &[Layer], done: u64, _total: u64) {
+        self.bar.set_position(done);
+        self.bar.set_message(format!("layers {} off", layer_names(layers)));
+    }
+    fn sweep(&self, layers: &[Layer], sweep: u32, change: f64) {
+        self.bar.set_message(format!("layers {} off: sweep {sweep}, change {change:.1e}", layer_names(layers)));
+    }
+    fn layers_resumed(&self, layers: &[Layer]) {
+        self.bar.set_message(format!("layers {} loaded from checkpoint", layer_names(layers)));
+    }
+}
