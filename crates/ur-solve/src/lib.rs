@@ -17,6 +17,7 @@
 //! ```
 
 pub mod index;
+pub mod rgu;
 pub mod solve;
 pub mod table;
 
