@@ -6,24 +6,33 @@
 
 use std::io::{self, BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Result;
 use clap::Args;
 use serde_json::{json, Map, Value};
+use ur_bots::Oracle;
 use ur_rules::{
     Action, Choice, Game, GameError, GameRecord, Move, OptionSpec, OptionValue, Options, Phase, RuleSetFile, Rules,
-    Setup, Side, SpecError,
+    Setup, Side, SpecError, State, Throw,
 };
 
+use crate::eval_cmd::LoadedTable;
+
 #[derive(Args, Debug)]
-pub struct EngineCmd {}
+pub struct EngineCmd {
+    /// A table made by `ur solve`, for the `eval` and `hint` commands.
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+}
 
 impl EngineCmd {
     pub fn run(self) -> Result<()> {
+        let table = self.table.as_deref().map(LoadedTable::open).transpose()?;
         let mut input = io::stdin().lock();
         let mut out = io::BufWriter::new(io::stdout().lock());
-        let mut session = Session::default();
+        let mut session = Session::with_table(table);
         let mut buf = Vec::new();
         while !session.quit {
             buf.clear();
@@ -56,6 +65,8 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("set", &["position"]),
     ("show", &[]),
     ("record", &[]),
+    ("eval", &[]),
+    ("hint", &["roll", "raw"]),
     ("quit", &[]),
 ];
 
@@ -72,9 +83,20 @@ pub struct Session {
     rules_text: Option<String>,
     /// `quit` was received.
     quit: bool,
+    /// The table given with `--table`.
+    table: Option<LoadedTable>,
+    /// The table checked against the current game's rules, or why it does not fit them.
+    oracle: Option<Result<Oracle, String>>,
 }
 
+const NO_TABLE: &str = "needs a solved table; start the engine with `ur engine --table FILE`, where FILE was made by `ur solve` for the game's rules";
+
 impl Session {
+    /// A session whose `eval` and `hint` use this table.
+    pub fn with_table(table: Option<LoadedTable>) -> Session {
+        Session { table, ..Session::default() }
+    }
+
     /// Answers one request line. Never panics on any input.
     pub fn handle(&mut self, line: &str) -> Value {
         match serde_json::from_str::<Value>(line) {
@@ -90,7 +112,7 @@ impl Session {
     /// As [`Session::handle`], but a bug in the engine costs the game, not the process.
     fn handle_guarded(&mut self, line: &str) -> Value {
         catch_unwind(AssertUnwindSafe(|| self.handle(line))).unwrap_or_else(|_| {
-            *self = Session::default();
+            *self = Session::with_table(self.table.take());
             reply(
                 None,
                 Err(format!("internal error on this request (please report it); the game was discarded, {SEND_NEW}")),
@@ -109,6 +131,8 @@ impl Session {
             "set" => self.set(&req),
             "show" => Ok(show(self.game()?)),
             "record" => self.record(),
+            "eval" => self.eval(),
+            "hint" => self.hint(&req),
             "quit" => {
                 self.quit = true;
                 Ok(Map::new())
@@ -139,6 +163,7 @@ impl Session {
         };
         let rules = Arc::new(Rules::from_file(&file, &req.options()?).map_err(spec_error)?);
         self.game = Some(Game::new(rules.clone(), first));
+        self.oracle = self.table.as_ref().map(|t| t.oracle(rules.clone()).map_err(|e| e.to_string()));
         self.rules = Some(rules.clone());
         self.rules_text = text;
         let mut m = show(self.game()?);
@@ -219,6 +244,106 @@ impl Session {
         m.insert("record".into(), json!(GameRecord::of(game, self.rules_text.clone())));
         Ok(m)
     }
+
+    /// The table for the current game, or why there is none.
+    fn oracle(&self, cmd: &str) -> Result<&Oracle, String> {
+        self.game()?;
+        match &self.oracle {
+            None => Err(format!("{cmd} {NO_TABLE}")),
+            Some(Err(e)) => Err(format!("{cmd} cannot use the table: {e}")),
+            Some(Ok(o)) => Ok(o),
+        }
+    }
+
+    fn eval(&self) -> Reply {
+        let oracle = self.oracle("eval")?;
+        let game = self.game()?;
+        let mut m = Map::new();
+        m.insert("phase".into(), json!(game.phase()));
+        match oracle.game_value(game) {
+            Some(p) => {
+                let me = game.to_move();
+                let light = if me == Side::Light { p } else { 1.0 - p };
+                m.insert("to_move".into(), json!(me));
+                m.insert("win".into(), json!(p));
+                m.insert("light_win".into(), json!(light));
+                m.insert("dark_win".into(), json!(1.0 - light));
+            }
+            None => {
+                let light_won = game.winner() == Some(Side::Light);
+                m.insert("to_move".into(), Value::Null);
+                m.insert("win".into(), Value::Null);
+                m.insert("light_win".into(), json!(f64::from(u8::from(light_won))));
+                m.insert("dark_win".into(), json!(f64::from(u8::from(!light_won))));
+            }
+        }
+        m.insert("winner".into(), json!(game.winner()));
+        Ok(m)
+    }
+
+    fn hint(&self, req: &Req) -> Reply {
+        let oracle = self.oracle("hint")?;
+        let game = self.game()?;
+        if game.phase() == Phase::Over {
+            return Err(over(game));
+        }
+        let st = game.state();
+        let given = match (req.u8("roll")?, req.u8("raw")?) {
+            (Some(_), Some(_)) => return Err(r#"give "roll" (squares to move) or "raw" (the dice outcome), not both"#.into()),
+            (Some(v), None) => Some(game.rules().raw_for_value(v).map_err(|e| format!("{e}; throws (raw->value): {}", throws_text(game.rules())))?),
+            (None, Some(r)) => Some(r),
+            (None, None) => None,
+        };
+        let throw = match given {
+            Some(raw) => game
+                .rules()
+                .throw(raw)
+                .ok_or_else(|| format!("raw outcome {raw} cannot be thrown; throws (raw->value): {}", throws_text(game.rules())))?,
+            None => match (game.phase(), game.throw()) {
+                (Phase::Move, Some(t)) => t,
+                (Phase::ExtraRoll, _) => return Ok(extra_roll_hint(oracle, st)),
+                _ => {
+                    return Err(r#"hint needs a throw at the start of a turn: give "roll" (or "raw"), for example {"cmd":"hint","roll":2}; the game is not changed"#.into())
+                }
+            },
+        };
+        Ok(move_hint(oracle, st, &throw))
+    }
+}
+
+/// The moves for a throw with the mover's win probability after each, best first.
+fn move_hint(oracle: &Oracle, st: &State, throw: &Throw) -> Map<String, Value> {
+    let rules = oracle.rules();
+    let moves = oracle.move_values(st, throw);
+    let best = moves.first().map_or(0.0, |m| m.1);
+    let list = moves.iter().map(|&(mv, p)| {
+        let mut v = move_json(rules, st, throw, mv);
+        v["win"] = json!(p);
+        v["best"] = json!(p >= best - 1e-12);
+        v
+    });
+    let mut m = Map::new();
+    m.insert("to_move".into(), json!(st.to_move()));
+    m.insert("raw".into(), json!(throw.raw));
+    m.insert("value".into(), json!(throw.value));
+    m.insert("moves".into(), Value::Array(list.collect()));
+    m.insert("passed".into(), json!(moves.is_empty()));
+    m.insert("win".into(), json!(oracle.throw_value(st, throw)));
+    m
+}
+
+/// Rolling again or ending the turn, with the mover's win probability after each, best first.
+fn extra_roll_hint(oracle: &Oracle, st: &State) -> Map<String, Value> {
+    let (reroll, end) = oracle.extra_roll(st);
+    let mut choices = [("reroll", reroll), ("end", end)];
+    choices.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let list: Vec<Value> =
+        choices.iter().map(|&(c, p)| json!({"choice": c, "win": p, "best": p >= choices[0].1 - 1e-12})).collect();
+    let mut m = Map::new();
+    m.insert("to_move".into(), json!(st.to_move()));
+    m.insert("choices".into(), Value::Array(list));
+    m.insert("win".into(), json!(choices[0].1));
+    m
 }
 
 /// Wraps a reply body with `ok` and the echoed `id`.
@@ -425,20 +550,22 @@ fn show(game: &Game) -> Map<String, Value> {
 /// The legal moves awaiting a choice, each with what it would do.
 fn legal_json(game: &Game) -> Value {
     let Some(throw) = game.throw() else { return json!([]) };
-    let rules = game.rules();
-    let moves = game.legal_moves().iter().map(|&mv| {
-        let mut st = *game.state();
-        let effect = rules.apply_unchecked(&mut st, &throw, mv);
-        let mut m = json!({
-            "from": mv.from, "to": mv.to,
-            "capture": effect.captured, "rosette": effect.landed_on_rosette, "off": effect.borne_off,
-        });
-        if mv.piece != 0 {
-            m["piece"] = json!(mv.piece);
-        }
-        m
-    });
+    let moves = game.legal_moves().iter().map(|&mv| move_json(game.rules(), game.state(), &throw, mv));
     Value::Array(moves.collect())
+}
+
+/// A legal move with what it would do.
+fn move_json(rules: &Rules, st: &State, throw: &Throw, mv: Move) -> Value {
+    let mut st = *st;
+    let effect = rules.apply_unchecked(&mut st, throw, mv);
+    let mut m = json!({
+        "from": mv.from, "to": mv.to,
+        "capture": effect.captured, "rosette": effect.landed_on_rosette, "off": effect.borne_off,
+    });
+    if mv.piece != 0 {
+        m["piece"] = json!(mv.piece);
+    }
+    m
 }
 
 /// The reply to `rules`: every built-in rule set with its options.
@@ -513,6 +640,39 @@ mod tests {
         for line in ["", "{", "[]", "null", r#"{"cmd":1}"#, r#"{"cmd":"play","from":-1,"to":1e9}"#, "\u{0}"] {
             assert_eq!(ask(&mut s, line)["ok"], false, "{line}");
         }
+    }
+
+    #[test]
+    fn eval_and_hint_at_an_optional_extra_roll() {
+        let opts: Options =
+            [("pieces".into(), OptionValue::Int(1)), ("rosette_reroll_optional".into(), OptionValue::Bool(true))].into();
+        let rules = Rules::builtin_with("v1-simple", &opts).unwrap();
+        let index = ur_solve::Indexer::new(&rules).unwrap();
+        let sol = ur_solve::solve(&rules, &index, &ur_solve::SolveConfig::default(), &ur_solve::Silent).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v1.urt");
+        ur_solve::table::write_table(&path, &rules, &index, &sol.values, ur_solve::Encoding::F64, sol.residual, 1e-12)
+            .unwrap();
+        let mut s = Session::with_table(Some(LoadedTable::open(&path).unwrap()));
+        let r = ask(&mut s, r#"{"cmd":"new","rules":"v1-simple","pieces":1,"options":{"rosette_reroll_optional":true}}"#);
+        assert_eq!(r["ok"], true, "{r}");
+        let start = ask(&mut s, r#"{"cmd":"eval"}"#);
+        assert_eq!(start["win"].as_f64(), Some(sol.values[index.rank(&ur_rules::State::start(&rules, Side::Light)) as usize]));
+        ask(&mut s, r#"{"cmd":"roll","value":4}"#);
+        let moved = ask(&mut s, r#"{"cmd":"hint"}"#);
+        let r = ask(&mut s, r#"{"cmd":"play","from":0,"to":4}"#);
+        assert_eq!(r["phase"], "extra_roll", "{r}");
+        let h = ask(&mut s, r#"{"cmd":"hint"}"#);
+        let choices = h["choices"].as_array().unwrap();
+        assert_eq!(choices.len(), 2, "{h}");
+        assert!(choices[0]["win"].as_f64() >= choices[1]["win"].as_f64() && choices[0]["best"] == true, "{h}");
+        assert_eq!(h["win"], choices[0]["win"]);
+        assert_eq!(h["win"], moved["win"], "the move's value takes the better of rerolling and ending");
+        assert_eq!(ask(&mut s, r#"{"cmd":"eval"}"#)["win"], h["win"]);
+        // A throw given: the moves after a reroll, without changing the game.
+        let what_if = ask(&mut s, r#"{"cmd":"hint","roll":2}"#);
+        assert_eq!(what_if["moves"][0]["from"], 4, "{what_if}");
+        assert_eq!(ask(&mut s, r#"{"cmd":"show"}"#)["phase"], "extra_roll");
     }
 
     #[test]

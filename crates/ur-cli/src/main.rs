@@ -3,6 +3,7 @@
 mod bench;
 mod board_text;
 mod engine;
+mod eval_cmd;
 mod files;
 mod play;
 mod replay;
@@ -35,6 +36,10 @@ enum Command {
     Engine(engine::EngineCmd),
     /// Solve a race rule set exactly and write a table.
     Solve(solve_cmd::SolveCmd),
+    /// Print the win probability of a position from a solved table.
+    Eval(eval_cmd::EvalCmd),
+    /// List the moves for a position and throw with their win probabilities, best first.
+    Hint(eval_cmd::HintCmd),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +57,8 @@ fn main() -> ExitCode {
         Command::Bench(c) => c.run(),
         Command::Engine(c) => c.run(),
         Command::Solve(c) => c.run(),
+        Command::Eval(c) => c.run(),
+        Command::Hint(c) => c.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -9,10 +9,11 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, Result};
 use clap::Args;
-use ur_bots::{make_bot, Bot};
+use ur_bots::{make_bot_with_table, Bot, BotError, Oracle};
 use ur_rules::{Action, Choice, Dice, DiceModel, Extra, Game, GameRecord, Move, Phase, Rules, SeededDice, Side, Throw};
 
 use crate::board_text::{board_key, move_text, path_diagram, position_name, render, side_label};
+use crate::eval_cmd::LoadedTable;
 use crate::files::write_atomic;
 use crate::rules_arg::RulesArgs;
 
@@ -20,7 +21,7 @@ use crate::rules_arg::RulesArgs;
 pub struct PlayCmd {
     #[command(flatten)]
     rules: RulesArgs,
-    /// The bot you play against (random, greedy).
+    /// The bot you play against (random, greedy, perfect; perfect needs --table).
     #[arg(long, default_value = "greedy")]
     vs: String,
     /// The side you play: light (bottom row) or dark (top row).
@@ -44,6 +45,9 @@ pub struct PlayCmd {
     /// Print only the result (for bot-against-bot games).
     #[arg(long)]
     quiet: bool,
+    /// A table made by `ur solve` for these rules, for the perfect bot.
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
 }
 
 enum Player {
@@ -68,12 +72,17 @@ impl PlayCmd {
             }
         }
         let seed = self.seed.unwrap_or_else(clock_seed);
-        let players = [self.player(Side::Light, seed)?, self.player(Side::Dark, seed)?];
+        let rules = Arc::new(loaded.rules);
+        let oracle = match &self.table {
+            Some(path) => Some(LoadedTable::open(path)?.oracle(rules.clone())?),
+            None => None,
+        };
+        let players =
+            [self.player(Side::Light, seed, oracle.as_ref())?, self.player(Side::Dark, seed, oracle.as_ref())?];
         let first = match self.first.as_str() {
             "rolloff" => None,
             s => Some(Side::parse(s).ok_or_else(|| anyhow!("--first must be light, dark or rolloff, not '{s}'"))?),
         };
-        let rules = Arc::new(loaded.rules);
         let mut dice = SeededDice::new(seed);
         let humans: Vec<Side> = Side::BOTH.into_iter().filter(|s| players[s.index()].is_human()).collect();
         if !self.quiet {
@@ -140,7 +149,7 @@ impl PlayCmd {
         Ok(())
     }
 
-    fn player(&self, side: Side, seed: u64) -> Result<Player> {
+    fn player(&self, side: Side, seed: u64, table: Option<&Oracle>) -> Result<Player> {
         let explicit = if side == Side::Light { &self.light } else { &self.dark };
         let human_side =
             Side::parse(&self.side).ok_or_else(|| anyhow!("--as must be light or dark, not '{}'", self.side))?;
@@ -152,8 +161,10 @@ impl PlayCmd {
         if name == "human" {
             return Ok(Player::Human);
         }
-        let bot = make_bot(name, seed.wrapping_add(side.index() as u64 + 1))
-            .map_err(|e| anyhow!("{e} (or 'human' with --light/--dark)"))?;
+        let bot = make_bot_with_table(name, seed.wrapping_add(side.index() as u64 + 1), table).map_err(|e| match e {
+            BotError::Unknown(_) => anyhow!("{e} (or 'human' with --light/--dark)"),
+            e => anyhow!("{e}"),
+        })?;
         Ok(Player::Bot(bot))
     }
 }

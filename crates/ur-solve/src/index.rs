@@ -34,11 +34,29 @@ struct Slot {
     base: usize,
 }
 
+/// What [`Indexer::rank`] needs of a slot, packed for speed.
+#[derive(Clone, Copy, Debug, Default)]
+struct FastSlot {
+    /// Path positions to test (31, never occupied, for none).
+    me: [u8; 2],
+    opp: [u8; 2],
+    shared: bool,
+    /// Shared squares: number of opposing counts (n + 1, or 1 when the opponent cannot be here).
+    opp_range: u8,
+    base: u16,
+    /// Exclusive squares: content by occupancy bits `me0 | me1 << 1 | opp0 << 2 | opp1 << 3`.
+    lut: [u8; 16],
+}
+
 /// Ranks and unranks positions of one rule set.
 #[derive(Clone, Debug)]
 pub struct Indexer {
     pieces: u8,
     slots: Vec<Slot>,
+    fast: Vec<FastSlot>,
+    /// Pieces used by each content, by global content number `base + c`.
+    me_n: Vec<u8>,
+    opp_n: Vec<u8>,
     /// `prefix[((base + c) * B + m) * B + o]`: fillings of this slot and the
     /// ones after it that put a smaller content here, with budgets `m`, `o`.
     prefix: Vec<u64>,
@@ -93,7 +111,18 @@ impl Indexer {
             }
             prefix.extend(block);
         }
-        let mut idx = Indexer { pieces: n, slots, prefix, ways, layers: Vec::new(), layer_of: [[usize::MAX; B]; B], total: 0 };
+        let fast = slots.iter().map(|s| fast_slot(s, n)).collect();
+        let mut me_n = vec![0; prefix.len() / (B * B)];
+        let mut opp_n = me_n.clone();
+        for slot in &slots {
+            for (c, content) in slot.contents.iter().enumerate() {
+                me_n[slot.base + c] = content.me_n;
+                opp_n[slot.base + c] = content.opp_n;
+            }
+        }
+        let mut idx = Indexer {
+            pieces: n, slots, fast, me_n, opp_n, prefix, ways, layers: Vec::new(), layer_of: [[usize::MAX; B]; B], total: 0,
+        };
         idx.build_layers();
         Ok(idx)
     }
@@ -148,12 +177,12 @@ impl Indexer {
         let (a, b) = (st.off(me), st.off(opp));
         let mut idx = self.layers[self.layer_of[usize::from(a)][usize::from(b)]].start;
         let (mut m, mut o) = (usize::from(n - a), usize::from(n - b));
-        for slot in &self.slots {
-            let c = slot_content(slot, st, me, opp, n);
-            idx += self.prefix[((slot.base + c) * B + m) * B + o];
-            let content = slot.contents[c];
-            m -= usize::from(content.me_n);
-            o -= usize::from(content.opp_n);
+        let (mine, theirs) = (st.occupied_positions(me), st.occupied_positions(opp));
+        for slot in &self.fast {
+            let g = usize::from(slot.base) + fast_content(slot, st, me, opp, mine, theirs);
+            idx += self.prefix[(g * B + m) * B + o];
+            m -= usize::from(self.me_n[g]);
+            o -= usize::from(self.opp_n[g]);
         }
         idx
     }
@@ -191,27 +220,39 @@ impl Indexer {
 }
 
 #[inline(always)]
-fn slot_content(slot: &Slot, st: &State, me: Side, opp: Side, n: u8) -> usize {
+fn fast_content(slot: &FastSlot, st: &State, me: Side, opp: Side, mine: u32, theirs: u32) -> usize {
     if slot.shared {
-        let cm = if slot.me[0] != 0 { usize::from(st.count_at(me, slot.me[0])) } else { 0 };
-        let co = if slot.opp[0] != 0 { usize::from(st.count_at(opp, slot.opp[0])) } else { 0 };
-        let opp_range = if slot.opp[0] != 0 { usize::from(n) + 1 } else { 1 };
-        return cm * opp_range + co;
+        let cm = usize::from(st.count_at(me, slot.me[0] & 31)) * usize::from(slot.me[0] != 31);
+        let co = usize::from(st.count_at(opp, slot.opp[0] & 31)) * usize::from(slot.opp[0] != 31);
+        return cm * usize::from(slot.opp_range) + co;
     }
-    let mine = st.occupied_positions(me);
-    let theirs = st.occupied_positions(opp);
-    let n_me = usize::from(slot.me[0] != 0) + usize::from(slot.me[1] != 0);
-    for i in 0..2 {
-        if slot.me[i] != 0 && mine >> slot.me[i] & 1 == 1 {
-            return 1 + i;
+    let bit = |mask: u32, pos: u8| (mask >> pos) as usize & 1;
+    let key = bit(mine, slot.me[0]) | bit(mine, slot.me[1]) << 1 | bit(theirs, slot.opp[0]) << 2 | bit(theirs, slot.opp[1]) << 3;
+    usize::from(slot.lut[key])
+}
+
+fn fast_slot(slot: &Slot, n: u8) -> FastSlot {
+    let pos = |p: u8| if p == 0 { 31 } else { p };
+    let mut f = FastSlot {
+        me: slot.me.map(pos),
+        opp: slot.opp.map(pos),
+        shared: slot.shared,
+        opp_range: if slot.opp[0] != 0 { n + 1 } else { 1 },
+        base: u16::try_from(slot.base).expect("fewer than 65536 contents"),
+        lut: [0; 16],
+    };
+    if !slot.shared {
+        for key in 1..16usize {
+            let target = match key.trailing_zeros() {
+                0 => Content { me_pos: slot.me[0], opp_pos: 0, me_n: 1, opp_n: 0 },
+                1 => Content { me_pos: slot.me[1], opp_pos: 0, me_n: 1, opp_n: 0 },
+                2 => Content { me_pos: 0, opp_pos: slot.opp[0], me_n: 0, opp_n: 1 },
+                _ => Content { me_pos: 0, opp_pos: slot.opp[1], me_n: 0, opp_n: 1 },
+            };
+            f.lut[key] = slot.contents.iter().position(|c| *c == target).unwrap_or(0) as u8;
         }
     }
-    for i in 0..2 {
-        if slot.opp[i] != 0 && theirs >> slot.opp[i] & 1 == 1 {
-            return 1 + n_me + i;
-        }
-    }
-    0
+    f
 }
 
 fn check_supported(rules: &Rules) -> Result<(), SolveError> {

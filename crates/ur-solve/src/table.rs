@@ -81,7 +81,7 @@ pub enum TableError {
     Version(String, u32),
     #[error("{0}: the header is damaged: {1}")]
     Header(String, String),
-    #[error("{path} is truncated: {actual} bytes, expected {expected}; the write was interrupted, solve again")]
+    #[error("{path} has {actual} bytes, expected {expected}: it is truncated or damaged (an interrupted copy?); solve again")]
     Truncated { path: String, expected: u64, actual: u64 },
     #[error("{0} is corrupted: its checksum does not match its values; solve again")]
     Checksum(String),
@@ -187,7 +187,11 @@ impl Table {
         // (writers replace it by rename), so the bytes cannot change under us.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::Io(name.clone(), e.to_string()))?;
         let (header, offset) = parse_header(&name, &map)?;
-        let expected = offset as u64 + header.positions * header.encoding.width() as u64;
+        let expected = header
+            .positions
+            .checked_mul(header.encoding.width() as u64)
+            .and_then(|n| n.checked_add(offset as u64))
+            .ok_or_else(|| TableError::Header(name.clone(), format!("{} positions is impossibly many", header.positions)))?;
         if map.len() as u64 != expected {
             return Err(TableError::Truncated { path: name, expected, actual: map.len() as u64 });
         }
@@ -238,7 +242,7 @@ fn parse_header(name: &str, bytes: &[u8]) -> Result<(Header, usize), TableError>
         return Err(TableError::Version(name.into(), version));
     }
     let len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
-    let json = bytes.get(16..16 + len).ok_or_else(|| TableError::Header(name.into(), "cut short".into()))?;
+    let json = bytes.get(16..16 + len).ok_or_else(|| TableError::Header(name.into(), "the header is cut short".into()))?;
     let header: Header = serde_json::from_slice(json).map_err(|e| TableError::Header(name.into(), e.to_string()))?;
     if header.index_scheme != INDEX_SCHEME {
         return Err(TableError::Header(name.into(), format!("index scheme '{}' is not '{INDEX_SCHEME}'", header.index_scheme)));

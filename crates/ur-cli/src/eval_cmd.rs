@@ -1,0 +1,292 @@
+//! `ur eval` and `ur hint`: exact win probabilities from a table made by `ur solve`.
+//!
+//! The rules come from the table's header (its rule-set id and options) unless
+//! `--rules`, `--rules-file`, `--pieces` or `--option` name them (options not
+//! given are the table's when the rule set is the table's); named rules must
+//! be the ones the table was solved for.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use serde_json::json;
+use ur_bots::Oracle;
+use ur_rules::{Extra, Game, Phase, RuleSetFile, Rules, Setup, Side, State, Throw};
+use ur_solve::Table;
+
+use crate::board_text::move_text;
+use crate::rules_arg;
+
+/// A table file, opened and checked (header, size, checksum).
+#[derive(Clone)]
+pub struct LoadedTable {
+    pub table: Arc<Table>,
+    pub path: PathBuf,
+}
+
+impl LoadedTable {
+    /// Opens a table written by `ur solve`.
+    ///
+    /// # Errors
+    /// A missing, foreign, truncated or corrupted file.
+    pub fn open(path: &Path) -> Result<LoadedTable> {
+        if path.is_dir() {
+            bail!("{} is a folder, not a table file; give a file written by `ur solve`", path.display());
+        }
+        let table = Table::open(path).map_err(|e| anyhow!("{e}"))?;
+        Ok(LoadedTable { table: Arc::new(table), path: path.to_owned() })
+    }
+
+    /// The table ready for lookups under `rules`.
+    ///
+    /// # Errors
+    /// The table was solved for other rules.
+    pub fn oracle(&self, rules: Arc<Rules>) -> Result<Oracle, ur_bots::BotError> {
+        Oracle::new(self.table.clone(), rules, &self.path)
+    }
+
+    /// The rules named in the table's header: a built-in rule set with the
+    /// table's options.
+    ///
+    /// # Errors
+    /// The table was solved for a rule set that is not built in.
+    pub fn header_rules(&self) -> Result<Rules> {
+        let h = &self.table.header;
+        let file = RuleSetFile::builtin(&h.rules_id).map_err(|_| {
+            anyhow!(
+                "{} was solved for '{}', which is not a built-in rule set; give its rule-set file with --rules-file FILE",
+                self.path.display(),
+                h.rules_id
+            )
+        })?;
+        Rules::from_file(&file, &h.options)
+            .with_context(|| format!("{}: the options in the table do not fit '{}'", self.path.display(), h.rules_id))
+    }
+}
+
+/// The table, the rules and the position `eval` and `hint` work on.
+#[derive(Args, Debug)]
+pub struct TableArgs {
+    /// A table written by `ur solve`.
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+    /// Rule-set id (default: the rules the table was solved for, whose options are
+    /// also the default when the rule set is the table's).
+    #[arg(long, short = 'r')]
+    rules: Option<String>,
+    /// Load the rule set from a TOML file (a table for a rule set that is not built in needs it).
+    #[arg(long, value_name = "FILE", conflicts_with = "rules")]
+    rules_file: Option<PathBuf>,
+    /// Number of pieces per side (the same as `--option pieces=N`).
+    #[arg(long)]
+    pieces: Option<u8>,
+    /// A rule-set option, NAME=VALUE (repeatable).
+    #[arg(long = "option", short = 'o', value_name = "NAME=VALUE")]
+    options: Vec<String>,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// The position as JSON, `{"to_move":"light","light":{"reserve":N,"off":N,"path":[P,...]},"dark":{...}}`
+    /// (`-` reads it from stdin, `@FILE` from a file); default: the start position, light to move.
+    #[arg(value_name = "POSITION")]
+    position: Option<String>,
+}
+
+/// What `TableArgs` name, loaded and checked.
+struct Loaded {
+    table: LoadedTable,
+    oracle: Oracle,
+    state: State,
+}
+
+impl TableArgs {
+    fn load(&self, cmd: &str) -> Result<Loaded> {
+        let Some(path) = &self.table else {
+            bail!(
+                "ur {cmd} needs --table FILE, a table made by `ur solve` (for example `ur solve finkel --pieces 2 --out f2.urt`)"
+            );
+        };
+        let table = LoadedTable::open(path)?;
+        let given = self.rules.is_some() || self.rules_file.is_some() || self.pieces.is_some() || !self.options.is_empty();
+        let rules = if given {
+            let header = &table.table.header;
+            let id = self.rules.as_deref().unwrap_or(&header.rules_id);
+            let loaded = rules_arg::load(Some(id), self.rules_file.as_deref(), self.pieces, &self.options)?;
+            // The same rule set without options given: the table's options.
+            let same_set = loaded.rules.id() == header.rules_id;
+            if same_set && self.pieces.is_none() && self.options.is_empty() {
+                Rules::from_file(&loaded.file, &header.options).unwrap_or(loaded.rules)
+            } else {
+                loaded.rules
+            }
+        } else {
+            table.header_rules()?
+        };
+        let rules = Arc::new(rules);
+        let oracle = table.oracle(rules.clone())?;
+        let state = match &self.position {
+            None => State::start(&rules, Side::Light),
+            Some(text) => parse_position(&rules, text)?,
+        };
+        Ok(Loaded { table, oracle, state })
+    }
+}
+
+/// Reads a position: JSON text, `-` for stdin, or `@FILE`.
+fn parse_position(rules: &Rules, arg: &str) -> Result<State> {
+    let text = match arg {
+        "-" => {
+            let mut s = String::new();
+            std::io::stdin().read_to_string(&mut s).context("cannot read the position from stdin")?;
+            s
+        }
+        a if a.starts_with('@') => {
+            std::fs::read_to_string(&a[1..]).with_context(|| format!("cannot read the position file {}", &a[1..]))?
+        }
+        a => a.to_owned(),
+    };
+    const SHAPE: &str = r#"{"to_move":"light","light":{"reserve":N,"off":N,"path":[P,...]},"dark":{...}}"#;
+    let setup: Setup =
+        serde_json::from_str(&text).map_err(|e| anyhow!("bad position: {e}; a position is shaped {SHAPE}"))?;
+    rules.validate(&setup).map_err(|e| anyhow!("illegal position under {}: {e}", rules.id()))
+}
+
+fn describe_rules(rules: &Rules) -> String {
+    let opts: Vec<String> = rules.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!("{} ({})", rules.id(), opts.join(", "))
+}
+
+fn pct(p: f64) -> String {
+    format!("{:.4}%", 100.0 * p)
+}
+
+/// The win probability of light, from that of `side`.
+fn light(side: Side, p: f64) -> f64 {
+    if side == Side::Light {
+        p
+    } else {
+        1.0 - p
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct EvalCmd {
+    #[command(flatten)]
+    args: TableArgs,
+}
+
+impl EvalCmd {
+    pub fn run(self) -> Result<()> {
+        let Loaded { table, oracle, state } = self.args.load("eval")?;
+        let rules = oracle.rules();
+        let me = state.to_move();
+        let p = oracle.value(&state);
+        let winner = state.winner(rules);
+        if self.args.json {
+            let out = json!({
+                "rules": rules.id(), "options": rules.options, "to_move": me, "winner": winner,
+                "win": p, "light_win": light(me, p), "dark_win": 1.0 - light(me, p),
+            });
+            println!("{out}");
+            return Ok(());
+        }
+        println!("{}, table {}", describe_rules(rules), table.path.display());
+        if let Some(w) = winner {
+            println!("{w} has borne off every piece: the game is over");
+        }
+        println!("{me} (to move) wins with probability {}", pct(p));
+        println!("{} wins with probability {}", me.other(), pct(1.0 - p));
+        Ok(())
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct HintCmd {
+    #[command(flatten)]
+    args: TableArgs,
+    /// The throw: squares to move.
+    #[arg(long, value_name = "V", conflicts_with = "raw", required_unless_present = "raw")]
+    roll: Option<u8>,
+    /// The throw as the raw dice outcome (marked tips, or the face of a d4/d6).
+    #[arg(long, value_name = "R")]
+    raw: Option<u8>,
+}
+
+/// The throw `--roll V` or `--raw R` name.
+fn throw_for(rules: &Rules, value: Option<u8>, raw: Option<u8>) -> Result<Throw> {
+    let throws = || rules.throws().map(|(t, _)| format!("{}->{}", t.raw, t.value)).collect::<Vec<_>>().join(", ");
+    let raw = match (value, raw) {
+        (_, Some(r)) => r,
+        (Some(v), None) => rules.raw_for_value(v).map_err(|e| anyhow!("--roll {v}: {e}; throws (raw->value): {}", throws()))?,
+        (None, None) => bail!("give the throw with --roll V or --raw R"),
+    };
+    rules.throw(raw).ok_or_else(|| anyhow!("--raw {raw} cannot be thrown under {}; throws (raw->value): {}", rules.id(), throws()))
+}
+
+impl HintCmd {
+    pub fn run(self) -> Result<()> {
+        let Loaded { table, oracle, state } = self.args.load("hint")?;
+        let rules = oracle.rules().clone();
+        let throw = throw_for(&rules, self.roll, self.raw)?;
+        let me = state.to_move();
+        let before = oracle.value(&state);
+        let winner = state.winner(&rules);
+        let moves = oracle.move_values(&state, &throw);
+        let best = moves.first().map(|m| m.1);
+        let win = oracle.throw_value(&state, &throw);
+        let is_best = |v: f64| best.is_some_and(|b| v >= b - 1e-12);
+        // A game in the move phase, for the moves' descriptions.
+        let mut game = Game::from_state(rules.clone(), state);
+        if game.phase() == Phase::Roll {
+            game.roll(throw.raw).map_err(|e| anyhow!("{e}"))?;
+        }
+        let extra_note = |mv| {
+            let mut next = state;
+            let effect = rules.apply_unchecked(&mut next, &throw, mv);
+            if effect.extra != Extra::Optional || next.winner(&rules).is_some() {
+                return "";
+            }
+            let (reroll, end) = oracle.extra_roll(&next);
+            if reroll >= end {
+                " (then roll again)"
+            } else {
+                " (then end the turn)"
+            }
+        };
+        if self.args.json {
+            let list: Vec<_> = moves
+                .iter()
+                .map(|&(m, v)| json!({"from": m.from, "to": m.to, "win": v, "best": is_best(v), "text": move_text(&game, m)}))
+                .collect();
+            let out = json!({
+                "rules": rules.id(), "options": rules.options, "to_move": me, "winner": winner,
+                "raw": throw.raw, "value": throw.value, "win_before_throw": before, "win": win,
+                "passed": winner.is_none() && moves.is_empty(), "moves": list,
+            });
+            println!("{out}");
+            return Ok(());
+        }
+        println!("{}, table {}", describe_rules(&rules), table.path.display());
+        if let Some(w) = winner {
+            println!("{w} has borne off every piece: the game is over, there is nothing to move");
+            println!("{me} (to move) wins with probability {}", pct(before));
+            return Ok(());
+        }
+        println!("{me} to move, throw {} (raw {}); {me} wins with probability {} before the throw", throw.value, throw.raw, pct(before));
+        if moves.is_empty() {
+            println!("no legal move: the turn passes; {me} wins with probability {}", pct(win));
+            return Ok(());
+        }
+        match moves.len() {
+            1 => println!("1 legal move ({me}'s win probability after it):"),
+            n => println!("{n} legal moves, best first ({me}'s win probability after each):"),
+        }
+        for &(m, v) in &moves {
+            let mark = if is_best(v) { "   <- best" } else { "" };
+            println!("  {:>9}  {}{}{mark}", pct(v), move_text(&game, m), extra_note(m));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,366 @@
+//! Solved tables through the `ur` binary: `ur solve` writes one, `ur eval`,
+//! `ur hint`, `ur play --vs perfect` and `ur engine --table` read it, and
+//! missing, foreign or damaged tables are reported without a panic.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+/// The published probability (in %) that the first player wins Finkel's
+/// rules with two pieces under perfect play.
+const PUBLISHED: f64 = 51.8578;
+
+fn ur_cmd(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ur"));
+    cmd.args(args).env("RUST_BACKTRACE", "0");
+    cmd
+}
+
+fn ur(args: &[&str]) -> Output {
+    ur_cmd(args).stdin(Stdio::null()).output().expect("the ur binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn describe(args: &[&str], out: &Output) -> String {
+    format!("ur {}\n--- status {:?}\n--- stdout\n{}\n--- stderr\n{}", args.join(" "), out.status, text(&out.stdout), text(&out.stderr))
+}
+
+/// Runs `ur`, asserts success and returns stdout.
+fn run_ok(args: &[&str]) -> String {
+    let out = ur(args);
+    assert!(out.status.success(), "expected success: {}", describe(args, &out));
+    assert!(!text(&out.stderr).contains("panicked"), "{}", describe(args, &out));
+    text(&out.stdout)
+}
+
+/// Runs `ur`, asserts a clean failure whose stderr mentions every needle; returns stderr.
+fn run_fails(args: &[&str], needles: &[&str]) -> String {
+    let out = ur(args);
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "expected failure: {}", describe(args, &out));
+    assert_ne!(out.status.code(), Some(101), "panic exit status: {}", describe(args, &out));
+    assert!(!err.contains("panicked"), "panic: {}", describe(args, &out));
+    assert!(err.contains("error"), "stderr should say error: {}", describe(args, &out));
+    for n in needles {
+        assert!(err.contains(n), "stderr should mention {n:?}: {}", describe(args, &out));
+    }
+    err
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("test paths are UTF-8")
+}
+
+/// A folder for this test process's files (under the target directory).
+fn work_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("ur-tables-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The Finkel 2-piece table, solved once per test process by `ur solve`.
+fn table() -> &'static str {
+    static TABLE: OnceLock<PathBuf> = OnceLock::new();
+    let path = TABLE.get_or_init(|| {
+        let path = work_dir().join("finkel-2.urt");
+        let out = run_ok(&["solve", "finkel", "--pieces", "2", "--out", path_str(&path), "--quiet", "--no-checkpoint"]);
+        assert!(out.contains("table written to"), "{out}");
+        assert!(path.is_file());
+        path
+    });
+    path_str(path)
+}
+
+/// A copy of the table with `edit` applied, under `name`.
+fn damaged(name: &str, edit: impl FnOnce(&mut Vec<u8>)) -> PathBuf {
+    let mut bytes = fs::read(table()).unwrap();
+    edit(&mut bytes);
+    let path = work_dir().join(name);
+    fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// The first percentage on the first line containing `needle`.
+fn percent_on(out: &str, needle: &str) -> f64 {
+    let line = out.lines().find(|l| l.contains(needle)).unwrap_or_else(|| panic!("no line with {needle:?} in\n{out}"));
+    percent(line)
+}
+
+fn percent(line: &str) -> f64 {
+    let word = line.split_whitespace().find(|w| w.ends_with('%')).unwrap_or_else(|| panic!("no percentage in {line:?}"));
+    word.trim_end_matches('%').parse().unwrap_or_else(|e| panic!("{e}: {line:?}"))
+}
+
+fn json(out: &str) -> Value {
+    serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+const START_DARK: &str = r#"{"to_move":"dark","light":{"reserve":2,"off":0,"path":[]},"dark":{"reserve":2,"off":0,"path":[]}}"#;
+const LIGHT_WON: &str = r#"{"to_move":"dark","light":{"reserve":0,"off":2,"path":[]},"dark":{"reserve":1,"off":0,"path":[5]}}"#;
+/// Light has pieces on 1 and 5; a throw of 3 gives two moves, both to rosettes.
+const TWO_MOVES: &str = r#"{"to_move":"light","light":{"reserve":0,"off":0,"path":[1,5]},"dark":{"reserve":1,"off":0,"path":[6]}}"#;
+
+#[test]
+fn eval_gives_the_published_start_value() {
+    let t = table();
+    let out = run_ok(&["eval", "--table", t]);
+    let p = percent_on(&out, "(to move)");
+    assert!((p - PUBLISHED).abs() <= 0.0015, "{p} is not the published {PUBLISHED}:\n{out}");
+    assert!(out.contains("light (to move)") && out.contains("finkel (pieces=2)"), "{out}");
+    assert!((percent_on(&out, "dark wins") - (100.0 - PUBLISHED)).abs() <= 0.0015, "{out}");
+
+    // The same with the rules named, as JSON, and with dark to move first.
+    let v = json(&run_ok(&["eval", "--table", t, "--rules", "finkel", "--pieces", "2", "--json"]));
+    assert!((v["win"].as_f64().unwrap() * 100.0 - PUBLISHED).abs() <= 0.0015, "{v}");
+    assert_eq!((v["to_move"].as_str(), v["win"].as_f64()), (Some("light"), v["light_win"].as_f64()));
+    // The rule set named without options: the table's options.
+    let out = run_ok(&["eval", "--table", t, "--rules", "finkel"]);
+    assert!((percent_on(&out, "(to move)") - PUBLISHED).abs() <= 0.0015, "{out}");
+    let v = json(&run_ok(&["eval", "--table", t, "--json", START_DARK]));
+    assert_eq!(v["to_move"], "dark");
+    assert!((v["light_win"].as_f64().unwrap() * 100.0 - (100.0 - PUBLISHED)).abs() <= 0.0015, "{v}");
+
+    // A finished position: 100% for the winner, 0% for the loser.
+    let out = run_ok(&["eval", "--table", t, LIGHT_WON]);
+    assert!(out.contains("light has borne off every piece"), "{out}");
+    assert_eq!(percent_on(&out, "dark (to move)"), 0.0, "{out}");
+    assert_eq!(percent_on(&out, "light wins"), 100.0, "{out}");
+    let v = json(&run_ok(&["eval", "--table", t, "--json", LIGHT_WON]));
+    assert_eq!((v["win"].as_f64(), v["light_win"].as_f64(), v["winner"].as_str()), (Some(0.0), Some(1.0), Some("light")));
+}
+
+#[test]
+fn hint_lists_the_moves_best_first() {
+    let t = table();
+    let out = run_ok(&["hint", "--table", t, "--roll", "3", TWO_MOVES]);
+    let moves: Vec<&str> = out.lines().filter(|l| l.starts_with("  ")).collect();
+    assert_eq!(moves.len(), 2, "{out}");
+    assert!(out.contains("2 legal moves, best first"), "{out}");
+    assert!(moves[0].contains("<- best") && !moves[1].contains("<- best"), "{out}");
+    assert!(percent(moves[0]) > percent(moves[1]), "{out}");
+    assert!(moves.iter().any(|m| m.contains("1 (d1) -> 4 (a1)")) && moves.iter().any(|m| m.contains("5 (a2) -> 8 (d2)")), "{out}");
+    let before = percent_on(&out, "before the throw");
+    assert!(before > 0.0 && before < 100.0, "{out}");
+
+    // JSON: the same moves, best first, and the value of the best.
+    let v = json(&run_ok(&["hint", "--table", t, "--raw", "3", "--json", TWO_MOVES]));
+    let list = v["moves"].as_array().unwrap();
+    assert_eq!(list.len(), 2, "{v}");
+    assert!(list[0]["win"].as_f64() >= list[1]["win"].as_f64(), "{v}");
+    assert_eq!((list[0]["best"].as_bool(), list[1]["best"].as_bool()), (Some(true), Some(false)), "{v}");
+    assert_eq!(v["win"], list[0]["win"]);
+    assert!((list[0]["win"].as_f64().unwrap() * 100.0 - percent(moves[0])).abs() < 1e-4, "{v}\n{out}");
+
+    // From the start with a 2: one move. With a 0: none, the turn passes.
+    let out = run_ok(&["hint", "--table", t, "--roll", "2"]);
+    assert!(out.contains("1 legal move") && out.contains("enter -> 2") && out.contains("<- best"), "{out}");
+    let out = run_ok(&["hint", "--table", t, "--roll", "0"]);
+    assert!(out.contains("no legal move: the turn passes"), "{out}");
+    assert!((percent_on(&out, "turn passes") - (100.0 - PUBLISHED)).abs() <= 0.0015, "{out}");
+    // A finished position has nothing to move.
+    let out = run_ok(&["hint", "--table", t, "--roll", "2", LIGHT_WON]);
+    assert!(out.contains("the game is over"), "{out}");
+
+    run_fails(&["hint", "--table", t, "--roll", "9"], &["throws (raw->value)"]);
+    run_fails(&["hint", "--table", t, "--raw", "9"], &["--raw 9", "throws (raw->value)"]);
+    let out = ur(&["hint", "--table", t]);
+    assert!(!out.status.success() && text(&out.stderr).contains("--roll"), "{}", describe(&["hint"], &out));
+}
+
+#[test]
+fn the_perfect_bot_plays_from_a_table() {
+    let t = table();
+    let args = ["play", "--light", "perfect", "--dark", "random", "--table", t, "--pieces", "2", "--quiet"];
+    let out = run_ok(&args);
+    assert!(out.lines().any(|l| l.ends_with(" wins.")), "{out}");
+    // Against random play it wins most games (about 74% with two pieces, where luck weighs much).
+    let mut wins = 0;
+    for seed in 1..=40u64 {
+        let side = if seed % 2 == 0 { "light" } else { "dark" };
+        let seed = seed.to_string();
+        let (light, dark) = if side == "light" { ("perfect", "random") } else { ("random", "perfect") };
+        let out = run_ok(&["play", "--light", light, "--dark", dark, "--table", t, "--pieces", "2", "--quiet", "--seed", &seed]);
+        let line = out.lines().find(|l| l.ends_with(" wins.")).unwrap_or_else(|| panic!("{out}"));
+        wins += usize::from(line.to_lowercase().starts_with(side));
+    }
+    assert!(wins >= 20, "perfect won only {wins} of 40 against random");
+    // The same seed gives the same game.
+    let seeded = [&args[..], &["--seed", "9"]].concat();
+    assert_eq!(run_ok(&seeded), run_ok(&seeded));
+}
+
+/// Runs `ur engine` with `args` on these input lines and returns the replies.
+fn engine(args: &[&str], lines: &[&str]) -> (Vec<Value>, Output) {
+    let mut child = ur_cmd(&[&["engine"], args].concat())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ur starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let replies = text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
+    (replies, out)
+}
+
+fn error(r: &Value) -> &str {
+    assert_eq!(r["ok"], false, "{r}");
+    r["error"].as_str().unwrap_or_else(|| panic!("no message: {r}"))
+}
+
+fn ok(r: &Value) -> &Value {
+    assert_eq!(r["ok"], true, "{r}");
+    r
+}
+
+fn num(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+#[test]
+fn the_engine_evaluates_and_hints() {
+    let t = table();
+    let (r, out) = engine(
+        &["--table", t],
+        &[
+            r#"{"cmd":"eval"}"#,
+            r#"{"cmd":"new","pieces":2}"#,
+            r#"{"cmd":"eval","id":1}"#,
+            r#"{"cmd":"hint"}"#,
+            r#"{"cmd":"hint","roll":2}"#,
+            r#"{"cmd":"show"}"#,
+            r#"{"cmd":"roll","value":2}"#,
+            r#"{"cmd":"eval"}"#,
+            r#"{"cmd":"hint"}"#,
+            r#"{"cmd":"set","position":{"to_move":"light","light":{"reserve":0,"off":0,"path":[1,5]},"dark":{"reserve":1,"off":0,"path":[6]}}}"#,
+            r#"{"cmd":"roll","value":3}"#,
+            r#"{"cmd":"hint"}"#,
+            r#"{"cmd":"eval"}"#,
+            r#"{"cmd":"hint","roll":9}"#,
+            r#"{"cmd":"hint","roll":1,"raw":1}"#,
+            r#"{"cmd":"hint","to":1}"#,
+            r#"{"cmd":"set","position":{"to_move":"dark","light":{"reserve":0,"off":2,"path":[]},"dark":{"reserve":1,"off":0,"path":[5]}}}"#,
+            r#"{"cmd":"eval"}"#,
+            r#"{"cmd":"hint","roll":2}"#,
+            r#"{"cmd":"new"}"#,
+            r#"{"cmd":"eval"}"#,
+            r#"{"cmd":"hint","roll":2}"#,
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(error(&r[0]).contains("no game yet"));
+    ok(&r[1]);
+    let e = ok(&r[2]);
+    assert_eq!((e["id"].as_i64(), e["to_move"].as_str(), e["phase"].as_str()), (Some(1), Some("light"), Some("roll")));
+    assert!((num(&e["win"]) * 100.0 - PUBLISHED).abs() <= 0.0015, "{e}");
+    assert_eq!(e["win"], e["light_win"]);
+    assert!((num(&e["light_win"]) + num(&e["dark_win"]) - 1.0).abs() < 1e-12, "{e}");
+    assert!(error(&r[3]).contains(r#""roll""#), "{}", r[3]);
+    let h = ok(&r[4]);
+    assert_eq!(h["moves"].as_array().unwrap().len(), 1, "{h}");
+    assert_eq!((h["moves"][0]["from"].as_u64(), h["moves"][0]["to"].as_u64(), h["moves"][0]["best"].as_bool()), (Some(0), Some(2), Some(true)));
+    assert_eq!(ok(&r[5])["phase"], "roll", "a hint does not change the game");
+    ok(&r[6]);
+    // In the move phase eval gives the value of the best move for the throw.
+    let e = ok(&r[7]);
+    assert_eq!(e["phase"], "move");
+    assert_eq!(e["win"], h["win"]);
+    assert_eq!(ok(&r[8])["moves"], h["moves"]);
+    ok(&r[9]);
+    ok(&r[10]);
+    let h = ok(&r[11]);
+    let moves = h["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2, "{h}");
+    assert!(num(&moves[0]["win"]) > num(&moves[1]["win"]), "{h}");
+    assert_eq!((moves[0]["best"].as_bool(), moves[1]["best"].as_bool()), (Some(true), Some(false)));
+    assert!(moves.iter().all(|m| m["rosette"] == true && m["capture"] == false), "{h}");
+    assert_eq!((h["raw"].as_u64(), h["value"].as_u64(), h["passed"].as_bool()), (Some(3), Some(3), Some(false)));
+    assert_eq!(ok(&r[12])["win"], moves[0]["win"]);
+    assert!(error(&r[13]).contains("throws"), "{}", r[13]);
+    assert!(error(&r[14]).contains("not both"), "{}", r[14]);
+    assert!(error(&r[15]).contains("unknown field"), "{}", r[15]);
+    ok(&r[16]);
+    let e = ok(&r[17]);
+    assert_eq!((e["winner"].as_str(), num(&e["light_win"]), num(&e["dark_win"])), (Some("light"), 1.0, 0.0), "{e}");
+    assert!(error(&r[18]).contains("game is over"), "{}", r[18]);
+    // A game under other rules (7 pieces): the table does not fit.
+    ok(&r[19]);
+    for reply in &r[20..22] {
+        let e = error(reply);
+        assert!(e.contains("pieces=2") && e.contains("pieces=7") && e.contains("ur solve finkel --pieces 7"), "{e}");
+    }
+    assert_eq!(r.len(), 22);
+}
+
+#[test]
+fn the_engine_without_a_usable_table() {
+    let (r, out) = engine(&[], &[r#"{"cmd":"new","pieces":2}"#, r#"{"cmd":"eval"}"#, r#"{"cmd":"hint","roll":2}"#]);
+    assert!(out.status.success());
+    ok(&r[0]);
+    for reply in &r[1..] {
+        assert!(error(reply).contains("ur engine --table FILE"), "{reply}");
+    }
+    // A missing or damaged table stops the engine at once with a clear message.
+    let missing = work_dir().join("missing.urt");
+    let (r, out) = engine(&["--table", path_str(&missing)], &[r#"{"cmd":"new"}"#]);
+    assert!(r.is_empty() && !out.status.success() && out.status.code() != Some(101));
+    assert!(text(&out.stderr).contains("missing.urt") && !text(&out.stderr).contains("panicked"), "{}", text(&out.stderr));
+    let bad = damaged("engine-flipped.urt", |b| {
+        let n = b.len();
+        b[n - 3] ^= 1;
+    });
+    let (r, out) = engine(&["--table", path_str(&bad)], &[r#"{"cmd":"new"}"#]);
+    assert!(r.is_empty() && !out.status.success() && out.status.code() != Some(101));
+    assert!(text(&out.stderr).contains("checksum"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn missing_foreign_and_damaged_tables_are_reported() {
+    let t = table();
+    // No table, a missing one, a folder.
+    run_fails(&["eval"], &["needs --table FILE", "ur solve"]);
+    run_fails(&["hint", "--roll", "2"], &["needs --table FILE"]);
+    run_fails(&["eval", "--table", "no/such/table.urt"], &["no/such/table.urt", "cannot read"]);
+    run_fails(&["eval", "--table", path_str(&work_dir())], &["is a folder"]);
+    // A table for other rules.
+    run_fails(&["eval", "--table", t, "--pieces", "3"], &["pieces=2", "pieces=3", "ur solve finkel --pieces 3"]);
+    run_fails(&["eval", "--table", t, "--rules", "masters"], &["'finkel'", "'masters'", "ur solve masters"]);
+    run_fails(&["hint", "--table", t, "--rules", "blitz", "--pieces", "2", "--roll", "2"], &["'blitz'"]);
+    run_fails(&["play", "--vs", "perfect", "--table", t], &["pieces=2", "pieces=7"]);
+    // The perfect bot without a table; unknown bots.
+    run_fails(&["play", "--vs", "perfect", "--pieces", "2"], &["perfect needs --table FILE", "ur solve"]);
+    run_fails(&["play", "--light", "perfect", "--dark", "random"], &["perfect needs --table FILE"]);
+    run_fails(&["play", "--vs", "wizard"], &["unknown bot 'wizard'", "perfect"]);
+    // Damaged tables.
+    let size = fs::metadata(t).unwrap().len() as usize;
+    let cases: Vec<(PathBuf, &str)> = vec![
+        (damaged("flipped.urt", |b| b[size - 100] ^= 0x40), "checksum"),
+        (damaged("truncated.urt", |b| b.truncate(size - 1000)), "truncated"),
+        (damaged("header.urt", |b| b[20] = b'}'), "header is damaged"),
+        (damaged("cut.urt", |b| b.truncate(30)), "header is damaged"),
+        (damaged("version.urt", |b| b[8] = 9), "format version 9"),
+        (damaged("foreign.urt", |b| *b = b"# notes\nnot a table at all\n".to_vec()), "not a table file"),
+        (damaged("empty.urt", Vec::clear), "not a table file"),
+    ];
+    for (path, needle) in &cases {
+        let p = path_str(path);
+        run_fails(&["eval", "--table", p], &[needle, p]);
+        run_fails(&["hint", "--table", p, "--roll", "1"], &[needle]);
+        run_fails(&["play", "--vs", "perfect", "--pieces", "2", "--table", p], &[needle]);
+    }
+    // Positions that are not positions.
+    run_fails(&["eval", "--table", t, "{"], &["bad position"]);
+    run_fails(&["eval", "--table", t, r#"{"to_move":"light","light":{"reserve":3,"off":0},"dark":{"reserve":2,"off":0}}"#], &["illegal position", "pieces"]);
+}
