@@ -16,8 +16,10 @@
 //! assert!(p > 0.5 && p < 0.6);
 //! ```
 
+mod bits;
 pub mod index;
 pub mod rgu;
+mod slots;
 pub mod solve;
 pub mod table;
 

@@ -53,23 +53,31 @@ impl<'a> Bellman<'a> {
     /// The win probability of the side to move, before it rolls.
     #[inline]
     pub fn value(&self, st: &State, v: &(impl Values + ?Sized)) -> f64 {
-        let mut total = 0.0;
+        let (moved, pass) = self.parts(st, v);
+        moved + if pass > 0.0 { pass * self.pass_value(st, v) } else { 0.0 }
+    }
+
+    /// The value split by whether the throw allows a move: the probability-
+    /// weighted best values of throws with a move, and the probability of
+    /// throws without one (after which the opponent moves in the same position).
+    #[inline]
+    pub fn parts(&self, st: &State, v: &(impl Values + ?Sized)) -> (f64, f64) {
+        let (mut moved, mut pass) = (0.0, 0.0);
         for (throw, p) in &self.throws {
             let mut dests = self.rules.destinations(st, throw);
-            let best = if dests == 0 {
-                self.pass_value(st, v)
-            } else {
-                let mut best = 0.0f64;
-                while dests != 0 {
-                    let to = dests.trailing_zeros() as u8;
-                    dests &= dests - 1;
-                    best = best.max(self.after_move(st, throw, Move::new(to - throw.value, to), v));
-                }
-                best
-            };
-            total += p * best;
+            if dests == 0 {
+                pass += p;
+                continue;
+            }
+            let mut best = 0.0f64;
+            while dests != 0 {
+                let to = dests.trailing_zeros() as u8;
+                dests &= dests - 1;
+                best = best.max(self.after_move(st, throw, Move::new(to - throw.value, to), v));
+            }
+            moved += p * best;
         }
-        total
+        (moved, pass)
     }
 
     /// The mover's win probability after playing `mv` with `throw`.
@@ -208,13 +216,16 @@ fn layer_groups(index: &Indexer) -> Vec<Vec<Layer>> {
 /// Gauss-Seidel sweeps until the change is small, then a checking sweep
 /// that measures `max |T(v) - v|` without writing. Returns (residual, sweeps).
 fn solve_group(b: &Bellman, group: &[Layer], values: &[AtomicU64], tol: f64, progress: &dyn Progress) -> (f64, u32) {
+    // Every position of the lower layer is the other side's view of one in
+    // the upper layer, so sweeping the upper layer by pairs covers both.
+    let upper = *group.iter().max_by_key(|l| l.start).expect("a group has a layer");
     let mut sweep = 0;
     loop {
         sweep += 1;
-        let change = group.iter().map(|l| sweep_layer(b, l, values, true)).fold(0.0, f64::max);
+        let change = sweep_pairs(b, &upper, values, true);
         progress.sweep(group, sweep, change);
         if change <= tol / 4.0 {
-            let residual = group.iter().map(|l| sweep_layer(b, l, values, false)).fold(0.0, f64::max);
+            let residual = sweep_pairs(b, &upper, values, false);
             if residual <= tol {
                 return (residual, sweep + 1);
             }
@@ -224,27 +235,56 @@ fn solve_group(b: &Bellman, group: &[Layer], values: &[AtomicU64], tol: f64, pro
 
 const CHUNK: u64 = 1 << 12;
 
-/// One pass over a layer, highest index first. Returns the largest change.
-fn sweep_layer(b: &Bellman, layer: &Layer, values: &[AtomicU64], write: bool) -> f64 {
+/// One pass over a layer, highest index first, updating each position
+/// together with the same board seen by the other side (see [`update_pair`]).
+/// With `write` false nothing changes and the result is `max |T(v) - v|`.
+fn sweep_pairs(b: &Bellman, layer: &Layer, values: &[AtomicU64], write: bool) -> f64 {
     let chunks = layer.len.div_ceil(CHUNK);
     (0..chunks)
         .into_par_iter()
         .map(|c| {
             let hi = layer.start + layer.len - c * CHUNK;
             let lo = hi.saturating_sub(CHUNK).max(layer.start);
-            let mut change = 0.0f64;
-            for i in (lo..hi).rev() {
-                let st = b.index.unrank(b.rules, i, Side::Light);
-                let new = b.value(&st, values);
-                let old = Values::get(values, i);
-                change = change.max((new - old).abs());
-                if write {
-                    values[i as usize].store(new.to_bits(), Relaxed);
-                }
-            }
-            change
+            (lo..hi).rev().map(|i| update_pair(b, i, values, write)).fold(0.0, f64::max)
         })
         .reduce(|| 0.0, f64::max)
+}
+
+/// Solves position `i` and its pass partner `j` (same board, other side to
+/// move) exactly against each other: with `V_i = R_i + q_i (1 - V_j)` and
+/// `V_j = R_j + q_j (1 - V_i)`, where `R` is the value of throws that allow a
+/// move and `q` the chance of a throw that does not. This removes the slow
+/// two-cycles of passing back and forth. Returns the largest change.
+fn update_pair(b: &Bellman, i: u64, values: &[AtomicU64], write: bool) -> f64 {
+    let st = b.index.unrank(b.rules, i, Side::Light);
+    let mut flipped = st;
+    flipped.set_to_move(Side::Dark);
+    let j = b.index.rank(&flipped);
+    if j > i {
+        return 0.0; // done with the partner
+    }
+    let (ri, qi) = b.parts(&st, values);
+    if !write {
+        let vi = ri + qi * (1.0 - Values::get(values, j));
+        let change_i = (vi - Values::get(values, i)).abs();
+        if i == j {
+            return change_i;
+        }
+        let (rj, qj) = b.parts(&flipped, values);
+        let vj = rj + qj * (1.0 - Values::get(values, i));
+        return change_i.max((vj - Values::get(values, j)).abs());
+    }
+    let store = |k: u64, v: f64| {
+        let old = f64::from_bits(values[k as usize].swap(v.to_bits(), Relaxed));
+        (v - old).abs()
+    };
+    if i == j {
+        return store(i, (ri + qi) / (1.0 + qi));
+    }
+    let (rj, qj) = b.parts(&flipped, values);
+    let vi = (ri + qi - qi * rj - qi * qj) / (1.0 - qi * qj);
+    let vj = rj + qj * (1.0 - vi);
+    store(i, vi).max(store(j, vj))
 }
 
 fn checkpoint_file(dir: &Path, l: &Layer) -> PathBuf {

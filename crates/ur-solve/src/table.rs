@@ -19,8 +19,8 @@ use crate::SolveError;
 
 pub const MAGIC: &[u8; 8] = b"URTABLE\0";
 pub const FORMAT_VERSION: u32 = 1;
-/// Names the indexing scheme; a change to it makes old tables unreadable.
-pub const INDEX_SCHEME: &str = "slots-v1";
+/// Index schemes this program reads (see [`crate::index`]).
+pub const INDEX_SCHEMES: [&str; 2] = ["bits-v1", "slots-v1"];
 
 /// How values are stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,7 +95,7 @@ pub fn fingerprint(rules: &Rules) -> String {
     let kinds: Vec<_> = (1..=rules.path_len()).map(|p| (rules.kind(Side::Light, p), rules.is_rosette(Side::Light, p))).collect();
     let throws: Vec<_> = rules.throws().collect();
     let canonical = json!({
-        "scheme": INDEX_SCHEME,
+        "scheme": crate::index::scheme_for(rules),
         "pieces": rules.pieces(),
         "light": path(Side::Light),
         "dark": path(Side::Dark),
@@ -129,7 +129,7 @@ pub fn write_table(path: &Path, rules: &Rules, index: &Indexer, values: &[f64], 
         rules: rules.spec.clone(),
         options: rules.options.clone(),
         fingerprint: fingerprint(rules),
-        index_scheme: INDEX_SCHEME.into(),
+        index_scheme: index.scheme().into(),
         positions: index.len(),
         encoding,
         residual,
@@ -244,8 +244,8 @@ fn parse_header(name: &str, bytes: &[u8]) -> Result<(Header, usize), TableError>
     let len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
     let json = bytes.get(16..16 + len).ok_or_else(|| TableError::Header(name.into(), "the header is cut short".into()))?;
     let header: Header = serde_json::from_slice(json).map_err(|e| TableError::Header(name.into(), e.to_string()))?;
-    if header.index_scheme != INDEX_SCHEME {
-        return Err(TableError::Header(name.into(), format!("index scheme '{}' is not '{INDEX_SCHEME}'", header.index_scheme)));
+    if !INDEX_SCHEMES.contains(&header.index_scheme.as_str()) {
+        return Err(TableError::Header(name.into(), format!("unknown index scheme '{}'", header.index_scheme)));
     }
     Ok((header, (16 + len).next_multiple_of(8)))
 }

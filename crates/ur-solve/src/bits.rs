@@ -1,0 +1,212 @@
+//! The fast index scheme (`bits-v1`) for boards where every square holds at
+//! most one piece, no path visits a square twice, and each path begins with
+//! private squares (every community rule set and most booklet ones).
+//!
+//! A position is cut in two. The *pattern* is the content of every square
+//! past the private start squares, read as a mixed-radix number (a shared
+//! square is a base-3 digit: empty, mine, theirs; a private one base 2), with
+//! squares further along the paths more significant; it comes from two table
+//! look-ups on the occupancy bits. The *start* is my and their private start
+//! squares, each ranked among subsets by size then value. Within a layer,
+//! `index = offset[pattern] + rank(my start) * starts(their budget) + rank(their start)`.
+
+use ur_rules::{Rules, Side, State};
+
+use crate::index::MAX_PIECES;
+
+const B: usize = MAX_PIECES + 1;
+
+#[derive(Clone, Debug)]
+pub(crate) struct BitIndex {
+    /// Path positions `1..=begin` are private to each side.
+    begin: u8,
+    begin_mask: u32,
+    /// Pattern value of my pieces past the start, by `mask >> (begin + 1)`.
+    pm: Vec<u32>,
+    /// The same for the opponent's pieces (on the opponent's path).
+    po: Vec<u32>,
+    /// Per pattern: my and their occupancy bits past the start.
+    pat_me: Vec<u32>,
+    pat_opp: Vec<u32>,
+    /// Start subsets ranked by size then value, and back.
+    rb: Vec<u32>,
+    rb_inv: Vec<u32>,
+    /// `cb[k]`: start subsets with at most `k` pieces.
+    cb: [u64; B],
+    /// `off[(m * B + o) * patterns + pattern]`: positions before this pattern in a layer with budgets `m`, `o`.
+    off: Vec<u64>,
+}
+
+/// Whether the rules fit this scheme.
+pub(crate) fn applies(rules: &Rules) -> bool {
+    let exclusive = (0..rules.squares().len() as u8).all(|sq| rules.is_exclusive(sq));
+    let once = (0..rules.squares().len() as u8)
+        .all(|sq| Side::BOTH.iter().all(|&s| rules.positions_on(s, sq)[1] == 0));
+    let begin = private_start(rules);
+    exclusive && once && begin >= 1 && rules.path_len() - begin <= 16
+}
+
+/// How many leading path positions only their own side visits.
+fn private_start(rules: &Rules) -> u8 {
+    (1..=rules.path_len())
+        .take_while(|&p| rules.positions_on(Side::Dark, rules.square(Side::Light, p)) == [0, 0])
+        .count() as u8
+}
+
+/// A square past the start: my and their path position on it (0 = none).
+#[derive(Clone, Copy, Debug)]
+struct Digit {
+    me: u8,
+    opp: u8,
+}
+
+impl Digit {
+    fn radix(self) -> u32 {
+        1 + u32::from(self.me != 0) + u32::from(self.opp != 0)
+    }
+    /// The digit value of an opposing piece here.
+    fn opp_value(self) -> u32 {
+        1 + u32::from(self.me != 0)
+    }
+}
+
+impl BitIndex {
+    pub(crate) fn new(rules: &Rules) -> BitIndex {
+        let n = usize::from(rules.pieces());
+        let begin = private_start(rules);
+        let hs = begin + 1;
+        let hi_bits = rules.path_len() - begin;
+        let digits = build_digits(rules, begin);
+        // Place values: the first digit is the most significant.
+        let mut place = vec![1u32; digits.len()];
+        for i in (0..digits.len().saturating_sub(1)).rev() {
+            place[i] = place[i + 1] * digits[i + 1].radix();
+        }
+        let patterns = digits.first().map_or(1, |d| place[0] * d.radix()) as usize;
+        let digit_of = |side: Side, pos: u8| {
+            digits.iter().position(|d| if side == Side::Light { d.me == pos } else { d.opp == pos }).expect("every position past the start is a digit")
+        };
+        let table = |side: Side| -> Vec<u32> {
+            let value: Vec<u32> = (0..hi_bits)
+                .map(|k| {
+                    let i = digit_of(side, hs + k);
+                    place[i] * if side == Side::Light { 1 } else { digits[i].opp_value() }
+                })
+                .collect();
+            (0..1u32 << hi_bits).map(|bits| (0..hi_bits).filter(|&k| bits >> k & 1 == 1).map(|k| value[k as usize]).sum()).collect()
+        };
+        let (pm, po) = (table(Side::Light), table(Side::Dark));
+        let (mut pat_me, mut pat_opp) = (vec![0u32; patterns], vec![0u32; patterns]);
+        for (pat, (me, opp)) in pat_me.iter_mut().zip(pat_opp.iter_mut()).enumerate() {
+            for (i, d) in digits.iter().enumerate() {
+                let v = pat as u32 / place[i] % d.radix();
+                if v == 1 && d.me != 0 {
+                    *me |= 1 << (d.me - hs);
+                } else if v != 0 {
+                    *opp |= 1 << (d.opp - hs);
+                }
+            }
+        }
+        let mut starts: Vec<u32> = (0..1u32 << begin).collect();
+        starts.sort_by_key(|&s| (s.count_ones(), s));
+        let mut rb = vec![0u32; starts.len()];
+        for (r, &s) in starts.iter().enumerate() {
+            rb[s as usize] = r as u32;
+        }
+        let mut cb = [0u64; B];
+        for (k, c) in cb.iter_mut().enumerate() {
+            *c = starts.iter().filter(|s| s.count_ones() as usize <= k).count() as u64;
+        }
+        let mut idx = BitIndex { begin, begin_mask: (1 << begin) - 1, pm, po, pat_me, pat_opp, rb, rb_inv: starts, cb, off: Vec::new() };
+        idx.off = vec![0; B * B * patterns];
+        for m in 0..=n {
+            for o in 0..=n {
+                let base = (m * B + o) * patterns;
+                let mut acc = 0;
+                for pat in 0..patterns {
+                    idx.off[base + pat] = acc;
+                    acc += idx.count(pat, m as u8, o as u8);
+                }
+            }
+        }
+        idx
+    }
+
+    fn patterns(&self) -> usize {
+        self.pat_me.len()
+    }
+
+    /// Positions with this pattern in a layer with budgets `m`, `o`.
+    fn count(&self, pat: usize, m: u8, o: u8) -> u64 {
+        let (mu, ou) = (self.pat_me[pat].count_ones() as u8, self.pat_opp[pat].count_ones() as u8);
+        if mu > m || ou > o {
+            return 0;
+        }
+        self.cb[usize::from(m - mu)] * self.cb[usize::from(o - ou)]
+    }
+
+    pub(crate) fn layer_len(&self, m: u8, o: u8) -> u64 {
+        let last = self.patterns() - 1;
+        self.offsets(m, o)[last] + self.count(last, m, o)
+    }
+
+    fn offsets(&self, m: u8, o: u8) -> &[u64] {
+        let base = (usize::from(m) * B + usize::from(o)) * self.patterns();
+        &self.off[base..base + self.patterns()]
+    }
+
+    #[inline(always)]
+    pub(crate) fn rank(&self, st: &State, m: u8, o: u8) -> u64 {
+        let me = st.to_move();
+        let (mm, om) = (st.occupied_positions(me), st.occupied_positions(me.other()));
+        let hs = self.begin + 1;
+        let (mh, oh) = ((mm >> hs) as usize, (om >> hs) as usize);
+        let pat = (self.pm[mh] + self.po[oh]) as usize;
+        let o_left = usize::from(o) - oh.count_ones() as usize;
+        let off = self.off[(usize::from(m) * B + usize::from(o)) * self.patterns() + pat];
+        off + u64::from(self.rb[(mm >> 1 & self.begin_mask) as usize]) * self.cb[o_left]
+            + u64::from(self.rb[(om >> 1 & self.begin_mask) as usize])
+    }
+
+    /// Places the pieces of the position ranked `r`; returns the pieces left (mine, theirs).
+    pub(crate) fn unrank(&self, rules: &Rules, r: u64, m: u8, o: u8, st: &mut State) -> (u8, u8) {
+        let offsets = self.offsets(m, o);
+        let pat = offsets.partition_point(|&x| x <= r) - 1;
+        let (placed_me, placed_opp) = self.place(rules, pat, r - offsets[pat], o, st);
+        (m - placed_me, o - placed_opp)
+    }
+
+    /// Places pattern `pat` and start rank `r`; returns the pieces placed (mine, theirs).
+    fn place(&self, rules: &Rules, pat: usize, r: u64, o: u8, st: &mut State) -> (u8, u8) {
+        let hs = self.begin + 1;
+        let w = self.cb[usize::from(o) - self.pat_opp[pat].count_ones() as usize];
+        let me_bits = self.pat_me[pat] << hs | self.rb_inv[(r / w) as usize] << 1;
+        let opp_bits = self.pat_opp[pat] << hs | self.rb_inv[(r % w) as usize] << 1;
+        let (me, opp) = (st.to_move(), st.to_move().other());
+        for (side, mut bits) in [(me, me_bits), (opp, opp_bits)] {
+            while bits != 0 {
+                st.add_piece(rules, side, bits.trailing_zeros() as u8);
+                bits &= bits - 1;
+            }
+        }
+        (me_bits.count_ones() as u8, opp_bits.count_ones() as u8)
+    }
+}
+
+/// The squares past the start, most significant first: squares further
+/// along either path first.
+fn build_digits(rules: &Rules, begin: u8) -> Vec<Digit> {
+    let mut digits: Vec<Digit> = Vec::new();
+    for side in Side::BOTH {
+        for pos in begin + 1..=rules.path_len() {
+            let sq = rules.square(side, pos);
+            let [me, _] = rules.positions_on(Side::Light, sq);
+            let [opp, _] = rules.positions_on(Side::Dark, sq);
+            if !digits.iter().any(|d| d.me == me && d.opp == opp) {
+                digits.push(Digit { me, opp });
+            }
+        }
+    }
+    digits.sort_by_key(|d| (std::cmp::Reverse(d.me.max(d.opp)), std::cmp::Reverse(d.me)));
+    digits
+}
