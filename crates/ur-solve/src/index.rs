@@ -89,13 +89,20 @@ impl Indexer {
     fn build_layers(&mut self) {
         let n = self.pieces;
         let mut start = 0u64;
+        // A layer and its mirror are adjacent: the solver sweeps them together.
         for sum in (0..=2 * (n - 1)).rev() {
-            for mine in 0..n {
-                let Some(theirs) = sum.checked_sub(mine).filter(|&t| t < n) else { continue };
-                let len = self.layer_len(n - mine, n - theirs);
-                self.layer_of[usize::from(mine)][usize::from(theirs)] = self.layers.len();
-                self.layers.push(Layer { mine, theirs, start, len });
-                start += len;
+            for low in 0..=sum / 2 {
+                let high = sum - low;
+                if high >= n {
+                    continue;
+                }
+                let pair = if low == high { vec![(low, high)] } else { vec![(low, high), (high, low)] };
+                for (mine, theirs) in pair {
+                    let len = self.layer_len(n - mine, n - theirs);
+                    self.layer_of[usize::from(mine)][usize::from(theirs)] = self.layers.len();
+                    self.layers.push(Layer { mine, theirs, start, len });
+                    start += len;
+                }
             }
         }
         self.total = start;

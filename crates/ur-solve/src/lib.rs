@@ -18,6 +18,7 @@
 
 mod bits;
 pub mod index;
+mod policy;
 pub mod rgu;
 mod slots;
 pub mod solve;

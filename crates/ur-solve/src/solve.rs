@@ -7,6 +7,7 @@ use rayon::prelude::*;
 use ur_rules::{Extra, Move, Rules, Side, State, Throw};
 
 use crate::index::{Indexer, Layer};
+use crate::policy::Policy;
 use crate::SolveError;
 
 /// Win probabilities of the side to move, by index.
@@ -33,7 +34,7 @@ pub struct Bellman<'a> {
     pub rules: &'a Rules,
     pub index: &'a Indexer,
     /// Distinct throws with their probabilities.
-    throws: Vec<(Throw, f64)>,
+    pub(crate) throws: Vec<(Throw, f64)>,
 }
 
 impl<'a> Bellman<'a> {
@@ -83,16 +84,39 @@ impl<'a> Bellman<'a> {
     /// The mover's win probability after playing `mv` with `throw`.
     #[inline]
     pub fn after_move(&self, st: &State, throw: &Throw, mv: Move, v: &(impl Values + ?Sized)) -> f64 {
+        self.after_move_target(st, throw, mv, v).0
+    }
+
+    /// As [`Bellman::after_move`], also naming the position the value comes from.
+    #[inline]
+    pub(crate) fn after_move_target(&self, st: &State, throw: &Throw, mv: Move, v: &(impl Values + ?Sized)) -> (f64, Target) {
         let me = st.to_move();
         let mut next = *st;
         let effect = self.rules.apply_unchecked(&mut next, throw, mv);
         if next.off(me) == self.rules.pieces() {
-            return 1.0;
+            return (1.0, Target::Won);
         }
+        let stay = |next: &State| {
+            let i = self.index.rank(next);
+            (v.get(i), Target::Stay(i))
+        };
+        let pass = |next: &State| {
+            let mut other = *next;
+            other.set_to_move(me.other());
+            let i = self.index.rank(&other);
+            (1.0 - v.get(i), Target::Flip(i))
+        };
         match effect.extra {
-            Extra::Auto => v.get(self.index.rank(&next)),
-            Extra::None => self.pass_value(&next, v),
-            Extra::Optional => v.get(self.index.rank(&next)).max(self.pass_value(&next, v)),
+            Extra::Auto => stay(&next),
+            Extra::None => pass(&next),
+            Extra::Optional => {
+                let (a, b) = (stay(&next), pass(&next));
+                if a.0 >= b.0 {
+                    a
+                } else {
+                    b
+                }
+            }
         }
     }
 
@@ -108,6 +132,16 @@ impl<'a> Bellman<'a> {
     pub fn move_values(&self, st: &State, throw: &Throw, v: &(impl Values + ?Sized)) -> Vec<(Move, f64)> {
         self.rules.legal_moves(st, throw).iter().map(|&m| (m, self.after_move(st, throw, m, v))).collect()
     }
+}
+
+/// Where a move's value comes from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Target {
+    Won,
+    /// `V[i]`: the mover moves again.
+    Stay(u64),
+    /// `1 - V[i]`: the opponent moves.
+    Flip(u64),
 }
 
 /// Solver settings.
@@ -156,9 +190,11 @@ impl Values for Solution {
     }
 }
 
-/// Bytes of memory a solve needs (one f64 per position).
-pub fn memory_needed(index: &Indexer) -> u64 {
-    index.len() * 8
+/// Bytes of memory a solve needs: one f64 per position, plus the fixed
+/// policy of the largest layer group.
+pub fn memory_needed(rules: &Rules, index: &Indexer) -> u64 {
+    let largest = layer_groups(index).iter().map(|g| g.iter().map(|l| l.len).sum::<u64>()).max().unwrap_or(0);
+    index.len() * 8 + largest * crate::policy::bytes_per_position(Bellman::new(rules, index).throws.len())
 }
 
 /// Solves every position of a race rule set.
@@ -220,18 +256,35 @@ fn solve_group(b: &Bellman, group: &[Layer], values: &[AtomicU64], tol: f64, pro
     // the upper layer, so sweeping the upper layer by pairs covers both.
     let upper = *group.iter().max_by_key(|l| l.start).expect("a group has a layer");
     let mut sweep = 0;
+    let mut change = f64::INFINITY;
     loop {
-        sweep += 1;
-        let change = sweep_pairs(b, &upper, values, true);
-        progress.sweep(group, sweep, change);
-        if change <= tol / 4.0 {
-            let residual = sweep_pairs(b, &upper, values, false);
-            if residual <= tol {
-                return (residual, sweep + 1);
+        // Full Bellman sweeps until the best moves have settled...
+        while change > POLICY_SWITCH.max(tol / 4.0) {
+            sweep += 1;
+            change = sweep_pairs(b, &upper, values, true);
+            progress.sweep(group, sweep, change);
+        }
+        // ...then cheap sweeps of the linear system of those moves...
+        if change > tol / 4.0 {
+            let policy = Policy::build(b, group, upper, values);
+            while change > tol / 4.0 {
+                sweep += 1;
+                change = policy.sweep(values);
+                progress.sweep(group, sweep, change);
             }
         }
+        // ...and a full sweep that certifies max |T(v) - v|.
+        let residual = sweep_pairs(b, &upper, values, false);
+        if residual <= tol {
+            return (residual, sweep + 1);
+        }
+        change = residual;
     }
 }
+
+/// Largest change at which the solver fixes the best moves and sweeps the
+/// linear system instead.
+const POLICY_SWITCH: f64 = 1e-4;
 
 const CHUNK: u64 = 1 << 12;
 

@@ -1,0 +1,29 @@
+//! Times a solve without writing a table: `cargo run --release -p ur-solve --example solve_time -- finkel 3 [threads]`.
+
+use std::time::Instant;
+
+use ur_rules::{OptionValue, Options, Rules, Side, State};
+use ur_solve::{solve, Indexer, Silent, SolveConfig, Values};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let id = args.get(1).map_or("finkel", String::as_str);
+    let pieces: i64 = args.get(2).and_then(|p| p.parse().ok()).unwrap_or(3);
+    let threads: usize = args.get(3).and_then(|t| t.parse().ok()).unwrap_or(0);
+    let opts: Options = [("pieces".to_string(), OptionValue::Int(pieces))].into();
+    let rules = Rules::builtin_with(id, &opts).expect("known rule set");
+    let started = Instant::now();
+    let index = Indexer::new(&rules).expect("solvable");
+    let cfg = SolveConfig { threads, ..SolveConfig::default() };
+    let sol = solve(&rules, &index, &cfg, &Silent).expect("solves");
+    let p = sol.get(index.rank(&State::start(&rules, Side::Light)));
+    println!(
+        "{id} pieces={pieces} positions={} scheme={} time={:.3}s sweeps={} residual={:.2e} start={:.10}%",
+        index.len(),
+        index.scheme(),
+        started.elapsed().as_secs_f64(),
+        sol.sweeps,
+        sol.residual,
+        100.0 * p
+    );
+}
