@@ -1,4 +1,4 @@
-//! Times a solve without writing a table: `cargo run --release -p ur-solve --example solve_time -- finkel 3 [threads]`.
+//! Times a solve: `cargo run --release -p ur-solve --example solve_time -- finkel 3 [threads] [table-to-write]`.
 
 use std::time::Instant;
 
@@ -17,6 +17,10 @@ fn main() {
     let cfg = SolveConfig { threads, ..SolveConfig::default() };
     let sol = solve(&rules, &index, &cfg, &Silent).expect("solves");
     let p = sol.get(index.rank(&State::start(&rules, Side::Light)));
+    if let Some(out) = args.get(4) {
+        let encoding = ur_solve::Encoding::U16;
+        ur_solve::table::write_table(out.as_ref(), &rules, &index, &sol.values, encoding, sol.residual, cfg.tolerance).expect("table written");
+    }
     println!(
         "{id} pieces={pieces} positions={} scheme={} time={:.3}s sweeps={} residual={:.2e} start={:.10}%",
         index.len(),
