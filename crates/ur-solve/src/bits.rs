@@ -176,6 +176,28 @@ impl BitIndex {
         (m - placed_me, o - placed_opp)
     }
 
+    /// Calls `f` with every layer rank in `lo..hi`, highest first, and its
+    /// position (`to_move` to move), without searching for each pattern.
+    pub(crate) fn for_each_desc(&self, rules: &Rules, (lo, hi): (u64, u64), (m, o): (u8, u8), to_move: Side, mut f: impl FnMut(u64, State)) {
+        let offsets = self.offsets(m, o);
+        let mut pat = offsets.partition_point(|&x| x < hi) - 1;
+        loop {
+            let block = offsets[pat];
+            let top = hi.min(block + self.count(pat, m, o));
+            for r in (lo.max(block)..top).rev() {
+                let mut st = State::empty(to_move);
+                let (placed_me, placed_opp) = self.place(rules, pat, r - block, o, &mut st);
+                st.set_counts(to_move, m - placed_me, 0);
+                st.set_counts(to_move.other(), o - placed_opp, 0);
+                f(r, st);
+            }
+            if block <= lo || pat == 0 {
+                return;
+            }
+            pat -= 1;
+        }
+    }
+
     /// Places pattern `pat` and start rank `r`; returns the pieces placed (mine, theirs).
     fn place(&self, rules: &Rules, pat: usize, r: u64, o: u8, st: &mut State) -> (u8, u8) {
         let hs = self.begin + 1;

@@ -167,6 +167,25 @@ impl Indexer {
     }
 }
 
+impl Indexer {
+    /// Calls `f` with every index in `lo..hi` (all in `layer`), highest
+    /// first, and its position with `to_move` to move; faster than
+    /// [`Indexer::unrank`] on each.
+    pub fn for_each_desc(&self, rules: &Rules, layer: &Layer, (lo, hi): (u64, u64), to_move: Side, mut f: impl FnMut(u64, State)) {
+        let (m, o) = (self.pieces - layer.mine, self.pieces - layer.theirs);
+        let Scheme::Bits(bits) = &self.scheme else {
+            (lo..hi).rev().for_each(|i| f(i, self.unrank(rules, i, to_move)));
+            return;
+        };
+        let (mine, theirs) = (layer.mine, layer.theirs);
+        bits.for_each_desc(rules, (lo - layer.start, hi - layer.start), (m, o), to_move, |r, mut st| {
+            st.set_counts(to_move, st.reserve(to_move), mine);
+            st.set_counts(to_move.other(), st.reserve(to_move.other()), theirs);
+            f(layer.start + r, st);
+        });
+    }
+}
+
 fn check_supported(rules: &Rules) -> Result<(), SolveError> {
     let unsupported = |why: String| Err(SolveError::Unsupported { rules: rules.id().into(), why });
     if rules.named_pieces() {

@@ -298,7 +298,11 @@ fn sweep_pairs(b: &Bellman, layer: &Layer, values: &[AtomicU64], write: bool) ->
         .map(|c| {
             let hi = layer.start + layer.len - c * CHUNK;
             let lo = hi.saturating_sub(CHUNK).max(layer.start);
-            (lo..hi).rev().map(|i| update_pair(b, i, values, write)).fold(0.0, f64::max)
+            let mut change = 0.0f64;
+            b.index.for_each_desc(b.rules, layer, (lo, hi), Side::Light, |i, st| {
+                change = change.max(update_pair(b, i, st, values, write));
+            });
+            change
         })
         .reduce(|| 0.0, f64::max)
 }
@@ -308,8 +312,7 @@ fn sweep_pairs(b: &Bellman, layer: &Layer, values: &[AtomicU64], write: bool) ->
 /// `V_j = R_j + q_j (1 - V_i)`, where `R` is the value of throws that allow a
 /// move and `q` the chance of a throw that does not. This removes the slow
 /// two-cycles of passing back and forth. Returns the largest change.
-fn update_pair(b: &Bellman, i: u64, values: &[AtomicU64], write: bool) -> f64 {
-    let st = b.index.unrank(b.rules, i, Side::Light);
+fn update_pair(b: &Bellman, i: u64, st: State, values: &[AtomicU64], write: bool) -> f64 {
     let mut flipped = st;
     flipped.set_to_move(Side::Dark);
     let j = b.index.rank(&flipped);
