@@ -33,8 +33,10 @@ pub(crate) struct BitIndex {
     rb_inv: Vec<u32>,
     /// `cb[k]`: start subsets with at most `k` pieces.
     cb: [u64; B],
-    /// `off[(m * B + o) * patterns + pattern]`: positions before this pattern in a layer with budgets `m`, `o`.
+    /// `off[(m * stride + o) * patterns + pattern]`: positions before this pattern in a layer with budgets `m`, `o`.
     off: Vec<u64>,
+    /// Pieces per side plus one: the number of budgets.
+    stride: usize,
 }
 
 /// Whether the rules fit this scheme.
@@ -117,11 +119,11 @@ impl BitIndex {
         for (k, c) in cb.iter_mut().enumerate() {
             *c = starts.iter().filter(|s| s.count_ones() as usize <= k).count() as u64;
         }
-        let mut idx = BitIndex { begin, begin_mask: (1 << begin) - 1, pm, po, pat_me, pat_opp, rb, rb_inv: starts, cb, off: Vec::new() };
-        idx.off = vec![0; B * B * patterns];
+        let mut idx = BitIndex { begin, begin_mask: (1 << begin) - 1, pm, po, pat_me, pat_opp, rb, rb_inv: starts, cb, off: Vec::new(), stride: n + 1 };
+        idx.off = vec![0; (n + 1) * (n + 1) * patterns];
         for m in 0..=n {
             for o in 0..=n {
-                let base = (m * B + o) * patterns;
+                let base = (m * idx.stride + o) * patterns;
                 let mut acc = 0;
                 for pat in 0..patterns {
                     idx.off[base + pat] = acc;
@@ -151,7 +153,7 @@ impl BitIndex {
     }
 
     fn offsets(&self, m: u8, o: u8) -> &[u64] {
-        let base = (usize::from(m) * B + usize::from(o)) * self.patterns();
+        let base = (usize::from(m) * self.stride + usize::from(o)) * self.patterns();
         &self.off[base..base + self.patterns()]
     }
 
@@ -163,7 +165,7 @@ impl BitIndex {
         let (mh, oh) = ((mm >> hs) as usize, (om >> hs) as usize);
         let pat = (self.pm[mh] + self.po[oh]) as usize;
         let o_left = usize::from(o) - oh.count_ones() as usize;
-        let off = self.off[(usize::from(m) * B + usize::from(o)) * self.patterns() + pat];
+        let off = self.off[(usize::from(m) * self.stride + usize::from(o)) * self.patterns() + pat];
         off + u64::from(self.rb[(mm >> 1 & self.begin_mask) as usize]) * self.cb[o_left]
             + u64::from(self.rb[(om >> 1 & self.begin_mask) as usize])
     }
