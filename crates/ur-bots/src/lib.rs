@@ -1,15 +1,35 @@
 //! Bots for every rule set: one [`Bot`] trait, and the bots that implement it.
 //!
-//! `random` and `greedy` need nothing; `perfect` plays from a table solved by
-//! `ur solve` (see [`Oracle`] and [`make_bot_with_table`]).
+//! | name | plays |
+//! |------|-------|
+//! | `random` | uniformly at random |
+//! | `greedy` | a one-move heuristic |
+//! | `expectimax:D`, `expectimax:50ms` | expectiminimax over the dice, `D` turns deep (default 2) or deepening within a time budget; the learned evaluation ([`eval`]) at the leaves |
+//! | `mcts:N`, `mcts:100ms` | Monte Carlo tree search with chance nodes, `N` playouts (default 2000) or a time budget |
+//! | `perfect` | from a table solved by `ur solve` (see [`Oracle`]) |
+//! | `level1` .. `level5` | difficulty levels, weakest to strongest ([`levels`]) |
+//!
+//! `docs/bots.md` describes them, the evaluation and how it was fitted.
+
+pub mod chance;
+pub mod eval;
+pub mod expectimax;
+pub mod levels;
+pub mod mcts;
+pub mod simple;
+pub mod train;
 
 use std::path::Path;
 use std::sync::Arc;
 
-use rand::{Rng, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
 use ur_rules::{Action, Choice, Game, Move, Options, Phase, RuleSetFile, Rules, State, Throw};
 use ur_solve::{Bellman, Indexer, Table, Values};
+
+pub use eval::{Evaluator, Weights};
+pub use expectimax::{ExpectimaxBot, Limit};
+pub use levels::NoisyBot;
+pub use mcts::{Budget, MctsBot};
+pub use simple::{GreedyBot, RandomBot};
 
 /// A player that makes the decisions of a game: moves, and choices such as an
 /// optional extra roll. Dice are thrown outside the bot.
@@ -25,13 +45,15 @@ pub trait Bot: Send {
     fn decide(&mut self, game: &Game) -> Action;
 }
 
-/// The bots [`make_bot_with_table`] knows.
-pub const BOT_NAMES: &[&str] = &["random", "greedy", "perfect"];
+/// The bots [`make_bot_with_table`] knows (`expectimax` and `mcts` also
+/// take a depth, playouts or a time budget after a colon).
+pub const BOT_NAMES: &[&str] =
+    &["random", "greedy", "expectimax", "mcts", "perfect", "level1", "level2", "level3", "level4", "level5"];
 
 /// Why a bot cannot be made, or a table cannot serve a rule set.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum BotError {
-    #[error("unknown bot '{0}'; bots: random, greedy, perfect")]
+    #[error("unknown bot '{0}'; bots: random, greedy, expectimax[:DEPTH|:MSms], mcts[:PLAYOUTS|:MSms], perfect, level1..level5")]
     Unknown(String),
     #[error("perfect needs --table FILE, made by `ur solve` (for example `ur solve finkel --pieces 2 --out f2.urt`, then --table f2.urt --pieces 2)")]
     NeedsTable,
@@ -52,20 +74,33 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, BotError> {
     make_bot_with_table(name, seed, None)
 }
 
-/// Builds a bot from its name; `perfect` plays from `table`, which the
-/// others ignore.
+/// Builds a bot from its name; `perfect` plays from `table`, and `level5`
+/// does when the table serves the game's rules; the others ignore it.
 ///
 /// # Errors
 /// An unknown name, or `perfect` without a table.
 pub fn make_bot_with_table(name: &str, seed: u64, table: Option<&Oracle>) -> Result<Box<dyn Bot>, BotError> {
-    match name {
-        "random" => Ok(Box::new(RandomBot::new(seed))),
-        "greedy" => Ok(Box::new(GreedyBot::new(seed))),
-        "perfect" => match table {
+    let unknown = || BotError::Unknown(name.into());
+    let (base, arg) = match name.split_once(':') {
+        Some((b, a)) => (b, Some(a)),
+        None => (name, None),
+    };
+    match (base, arg) {
+        ("random", None) => Ok(Box::new(RandomBot::new(seed))),
+        ("greedy", None) => Ok(Box::new(GreedyBot::new(seed))),
+        ("perfect", None) => match table {
             Some(oracle) => Ok(Box::new(PerfectBot::new(oracle.clone()))),
             None => Err(BotError::NeedsTable),
         },
-        _ => Err(BotError::Unknown(name.into())),
+        ("expectimax", None) => Ok(Box::new(ExpectimaxBot::new(Limit::Depth(2)))),
+        ("expectimax", Some(a)) => Ok(Box::new(ExpectimaxBot::new(Limit::parse(a).ok_or_else(unknown)?))),
+        ("mcts", None) => Ok(Box::new(MctsBot::new(Budget::Playouts(mcts::DEFAULT_PLAYOUTS), seed))),
+        ("mcts", Some(a)) => Ok(Box::new(MctsBot::new(Budget::parse(a).ok_or_else(unknown)?, seed))),
+        (b, None) if b.starts_with("level") => {
+            let level = b["level".len()..].parse::<u8>().map_err(|_| unknown())?;
+            levels::level_bot(level, seed, table).ok_or_else(unknown)
+        }
+        _ => Err(unknown()),
     }
 }
 
@@ -297,105 +332,6 @@ impl Bot for PerfectBot {
     }
 }
 
-/// Plays uniformly at random among the legal decisions.
-pub struct RandomBot {
-    rng: Xoshiro256PlusPlus,
-}
-
-impl RandomBot {
-    pub fn new(seed: u64) -> Self {
-        RandomBot { rng: Xoshiro256PlusPlus::seed_from_u64(seed) }
-    }
-}
-
-impl Bot for RandomBot {
-    fn name(&self) -> String {
-        "random".into()
-    }
-
-    fn decide(&mut self, game: &Game) -> Action {
-        match game.phase() {
-            Phase::Move => {
-                let legal = game.legal_moves();
-                Action::Move(legal[self.rng.gen_range(0..legal.len())])
-            }
-            Phase::Declare | Phase::ExtraRoll => {
-                let c = game.choices();
-                Action::Choose(c[self.rng.gen_range(0..c.len())])
-            }
-            p => panic!("bot asked to decide in phase {p:?}"),
-        }
-    }
-}
-
-/// A one-move heuristic: win, capture, reach a rosette, bear off, enter, then
-/// advance the piece furthest behind; always takes extra rolls; ties broken at random.
-pub struct GreedyBot {
-    rng: Xoshiro256PlusPlus,
-}
-
-impl GreedyBot {
-    pub fn new(seed: u64) -> Self {
-        GreedyBot { rng: Xoshiro256PlusPlus::seed_from_u64(seed) }
-    }
-
-    fn score(game: &Game, mv: Move) -> i32 {
-        let rules = game.rules();
-        let mut st = *game.state();
-        let throw = game.throw().expect("a throw is set in the move phase");
-        let me = st.to_move();
-        let len = i32::from(rules.path_len());
-        let effect = rules.apply_unchecked(&mut st, &throw, mv);
-        let mut score = 0;
-        if st.off(me) == rules.pieces() {
-            score += 10_000;
-        }
-        if effect.captured {
-            score += 1_000 + 10 * i32::from(mv.to);
-        }
-        if effect.extra != ur_rules::Extra::None {
-            score += 500;
-        }
-        if effect.borne_off {
-            score += 300;
-        }
-        // Leaving a safe square and stepping into reach of the opponent are penalised.
-        if mv.from > 0 && rules.is_rosette(me, mv.from) {
-            score -= 200;
-        }
-        score + (len - i32::from(mv.from)) // prefer the piece furthest behind
-    }
-}
-
-impl Bot for GreedyBot {
-    fn name(&self) -> String {
-        "greedy".into()
-    }
-
-    fn decide(&mut self, game: &Game) -> Action {
-        match game.phase() {
-            Phase::Move => {
-                let legal = game.legal_moves();
-                let best = legal.iter().map(|&m| Self::score(game, m)).max().expect("legal moves exist");
-                let top: Vec<Move> = legal.iter().copied().filter(|&m| Self::score(game, m) == best).collect();
-                Action::Move(top[self.rng.gen_range(0..top.len())])
-            }
-            Phase::ExtraRoll => Action::Choose(Choice::Reroll),
-            Phase::Declare => {
-                let c = game.choices();
-                // Summon while the reserve is large; otherwise move.
-                let prefer = if game.state().reserve(game.to_move()) * 2 > game.rules().pieces() {
-                    Choice::Summon
-                } else {
-                    Choice::Move
-                };
-                Action::Choose(if c.contains(&prefer) { prefer } else { c[0] })
-            }
-            p => panic!("bot asked to decide in phase {p:?}"),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -421,9 +357,14 @@ mod tests {
         assert_eq!(make_bot("perfect", 1).err(), Some(BotError::NeedsTable));
         assert!(BotError::NeedsTable.to_string().contains("--table FILE"));
         let e = make_bot("wizard", 1).err().unwrap();
-        assert_eq!(e.to_string(), "unknown bot 'wizard'; bots: random, greedy, perfect");
-        for name in ["random", "greedy"] {
+        assert!(e.to_string().starts_with("unknown bot 'wizard'; bots: random, greedy, expectimax"), "{e}");
+        for name in ["random", "greedy", "expectimax:3", "expectimax:20ms", "mcts:500", "mcts:100ms", "level1", "level5"] {
             assert_eq!(make_bot(name, 1).unwrap().name(), name);
+        }
+        assert_eq!(make_bot("expectimax", 1).unwrap().name(), "expectimax:2");
+        assert_eq!(make_bot("mcts", 1).unwrap().name(), "mcts:2000");
+        for bad in ["expectimax:0", "expectimax:x", "mcts:0", "level0", "level6", "random:2", "levelx"] {
+            assert_eq!(make_bot(bad, 1).err(), Some(BotError::Unknown(bad.into())), "{bad}");
         }
     }
 

@@ -1,15 +1,18 @@
 //! `ur`: play, replay, benchmark and serve the Royal Game of Ur.
 
+mod arena;
 mod bench;
 mod board_text;
 mod engine;
 mod eval_cmd;
 mod files;
 mod play;
+mod regret;
 mod replay;
 mod rules_arg;
 mod rules_cmd;
 mod solve_cmd;
+mod train_eval;
 
 use std::process::ExitCode;
 
@@ -40,6 +43,12 @@ enum Command {
     Eval(eval_cmd::EvalCmd),
     /// List the moves for a position and throw with their win probabilities, best first.
     Hint(eval_cmd::HintCmd),
+    /// Play a round robin between bots: win rates with 95% intervals, an Elo table, games per second.
+    Arena(arena::ArenaCmd),
+    /// Measure a bot's mean loss of win probability per decision against a solved table.
+    Regret(regret::RegretCmd),
+    /// Fit the race evaluation to solved tables and write its weights.
+    TrainEval(train_eval::TrainEvalCmd),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +68,9 @@ fn main() -> ExitCode {
         Command::Solve(c) => c.run(),
         Command::Eval(c) => c.run(),
         Command::Hint(c) => c.run(),
+        Command::Arena(c) => c.run(),
+        Command::Regret(c) => c.run(),
+        Command::TrainEval(c) => c.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -24,6 +24,9 @@ pub struct PlayCmd {
     /// The bot you play against (random, greedy, perfect; perfect needs --table).
     #[arg(long, default_value = "greedy")]
     vs: String,
+    /// Play against difficulty level N (1 = beginner .. 5 = strongest available); the same as --vs levelN.
+    #[arg(long, value_name = "N", conflicts_with = "vs", value_parser = clap::value_parser!(u8).range(1..=5))]
+    level: Option<u8>,
     /// The side you play: light (bottom row) or dark (top row).
     #[arg(long = "as", value_name = "SIDE", default_value = "light")]
     side: String,
@@ -151,12 +154,16 @@ impl PlayCmd {
 
     fn player(&self, side: Side, seed: u64, table: Option<&Oracle>) -> Result<Player> {
         let explicit = if side == Side::Light { &self.light } else { &self.dark };
+        let mut level_name = None;
         let human_side =
             Side::parse(&self.side).ok_or_else(|| anyhow!("--as must be light or dark, not '{}'", self.side))?;
         let name = match explicit {
             Some(n) => n.as_str(),
             None if side == human_side => "human",
-            None => self.vs.as_str(),
+            None => match self.level {
+                Some(n) => level_name.insert(format!("level{n}")).as_str(),
+                None => self.vs.as_str(),
+            },
         };
         if name == "human" {
             return Ok(Player::Human);

@@ -1,0 +1,131 @@
+//! Difficulty levels 1 to 5, and the noisy player the low levels use.
+//!
+//! | level | plays                                                        |
+//! |-------|--------------------------------------------------------------|
+//! | 1     | one-move lookahead, picks by a soft-max with much noise       |
+//! | 2     | one-move lookahead, a little noise                            |
+//! | 3     | `expectimax:1`: the best move by the evaluation, no noise     |
+//! | 4     | `expectimax:2`                                                |
+//! | 5     | `perfect` with a table for the rules, else `expectimax:3`     |
+//!
+//! The noise is human-like: a move is chosen with probability proportional
+//! to `exp((v - v_best) / temperature)` over the evaluation's win
+//! probabilities `v`, so near-equal moves are confused often and blunders
+//! that throw away much are rare.
+
+use std::sync::Arc;
+
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use ur_rules::{Action, Choice, Game, Phase, Rules};
+
+use crate::expectimax::{Context, ExpectimaxBot, GameSearch, Limit, Search};
+use crate::{Bot, Oracle, PerfectBot};
+
+/// The search depth of level 5 when no table serves the rules.
+pub const LEVEL5_DEPTH: u32 = 3;
+
+/// Plays by a soft-max over one-move lookahead values.
+pub struct NoisyBot {
+    name: String,
+    temperature: f64,
+    rng: Xoshiro256PlusPlus,
+    ctx: Option<Context>,
+}
+
+impl NoisyBot {
+    pub fn new(name: String, temperature: f64, seed: u64) -> NoisyBot {
+        NoisyBot { name, temperature, rng: Xoshiro256PlusPlus::seed_from_u64(seed), ctx: None }
+    }
+
+    /// Every decision open now with its one-move lookahead value.
+    fn values(ctx: &Context, game: &Game) -> Vec<(Action, f64)> {
+        if game.rules().named_pieces() {
+            return GameSearch { eval: &ctx.eval }.action_values(game, 1);
+        }
+        let st = game.state();
+        let mut search = Search::new(&ctx.rules, &ctx.eval, &ctx.throws);
+        match game.phase() {
+            Phase::Move => {
+                let t = game.throw().expect("a throw is set in the move phase");
+                game.legal_moves().iter().map(|&m| (Action::Move(m), search.after(st, &t, m, 0, 0.0, 1.0))).collect()
+            }
+            Phase::ExtraRoll => {
+                let reroll = search.chance(st, 0, 0.0, 1.0);
+                let mut other = *st;
+                other.set_to_move(st.to_move().other());
+                let end = 1.0 - search.chance(&other, 0, 0.0, 1.0);
+                vec![(Action::Choose(Choice::Reroll), reroll), (Action::Choose(Choice::End), end)]
+            }
+            p => panic!("bot asked to decide in phase {p:?}"),
+        }
+    }
+}
+
+impl Bot for NoisyBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn decide(&mut self, game: &Game) -> Action {
+        let ctx = Context::for_rules(&mut self.ctx, game.rules());
+        let values = NoisyBot::values(ctx, game);
+        let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+        let weights: Vec<f64> = values.iter().map(|v| ((v.1 - best) / self.temperature).exp()).collect();
+        let mut x = self.rng.gen::<f64>() * weights.iter().sum::<f64>();
+        for (i, w) in weights.iter().enumerate() {
+            if x < *w {
+                return values[i].0;
+            }
+            x -= w;
+        }
+        values[values.len() - 1].0
+    }
+}
+
+/// Plays perfectly from a table that serves the rules, else searches.
+pub struct TopBot {
+    name: String,
+    perfect: Option<(PerfectBot, String)>,
+    search: ExpectimaxBot,
+    /// The rules last checked, and whether the table serves them.
+    checked: Option<(Arc<Rules>, bool)>,
+}
+
+impl TopBot {
+    pub fn new(name: String, oracle: Option<&Oracle>, depth: u32) -> TopBot {
+        let perfect = oracle.map(|o| (PerfectBot::new(o.clone()), ur_solve::table::fingerprint(o.rules())));
+        TopBot { search: ExpectimaxBot::named(name.clone(), Limit::Depth(depth)), name, perfect, checked: None }
+    }
+}
+
+impl Bot for TopBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn decide(&mut self, game: &Game) -> Action {
+        let rules = game.rules();
+        if !self.checked.as_ref().is_some_and(|(r, _)| Arc::ptr_eq(r, rules)) {
+            let fits = self.perfect.as_ref().is_some_and(|(_, fp)| *fp == ur_solve::table::fingerprint(rules));
+            self.checked = Some((rules.clone(), fits));
+        }
+        match (&mut self.perfect, self.checked.as_ref().is_some_and(|c| c.1)) {
+            (Some((p, _)), true) => p.decide(game),
+            _ => self.search.decide(game),
+        }
+    }
+}
+
+/// The bot for a difficulty level (1 to 5).
+pub fn level_bot(level: u8, seed: u64, oracle: Option<&Oracle>) -> Option<Box<dyn Bot>> {
+    let name = format!("level{level}");
+    Some(match level {
+        1 => Box::new(NoisyBot::new(name, 0.08, seed)),
+        2 => Box::new(NoisyBot::new(name, 0.02, seed)),
+        3 => Box::new(ExpectimaxBot::named(name, Limit::Depth(1))),
+        4 => Box::new(ExpectimaxBot::named(name, Limit::Depth(2))),
+        5 => Box::new(TopBot::new(name, oracle, LEVEL5_DEPTH)),
+        _ => return None,
+    })
+}

@@ -1,0 +1,216 @@
+//! Every bot on every built-in rule set: legal decisions in every decision
+//! phase, full games without panics, and determinism from the seed.
+
+use std::sync::Arc;
+
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use ur_bots::{make_bot, make_bot_with_table, Bot, Oracle};
+use ur_rules::{Action, Dice, Game, OptionValue, Options, Phase, RuleSetFile, Rules, SeededDice, Side};
+
+/// Every built-in rule set with its default options, plus the options that
+/// open other decision phases (optional extra rolls) or change the dice.
+fn all_rules() -> Vec<Arc<Rules>> {
+    let mut out: Vec<Arc<Rules>> =
+        RuleSetFile::all_builtin().iter().map(|f| Arc::new(Rules::builtin(&f.id).unwrap())).collect();
+    assert!(out.len() >= 12, "{} built-in rule sets", out.len());
+    let variants: &[(&str, &str, OptionValue)] = &[
+        ("v1-simple", "rosette_reroll_optional", OptionValue::Bool(true)),
+        ("v1-named-birds", "rosette_reroll_optional", OptionValue::Bool(true)),
+        ("v1-named-birds", "dice", OptionValue::Text("D4".into())),
+        ("ludens-planet", "replay_optional", OptionValue::Bool(true)),
+        ("regency-murray", "murray_small_block_order", OptionValue::Text("own_first".into())),
+    ];
+    for (id, k, v) in variants {
+        let opts: Options = [(k.to_string(), v.clone())].into();
+        out.push(Arc::new(Rules::builtin_with(id, &opts).unwrap()));
+    }
+    out
+}
+
+/// Whether `action` is legal now.
+fn legal(game: &Game, action: Action) -> bool {
+    match (game.phase(), action) {
+        (Phase::Move, Action::Move(m)) => game.legal_moves().iter().any(|l| l.from == m.from && l.to == m.to && (m.piece == 0 || m.piece == l.piece)),
+        (Phase::Declare | Phase::ExtraRoll, Action::Choose(c)) => game.choices().contains(&c),
+        _ => false,
+    }
+}
+
+/// Plays random games and asks every bot at each decision; the game goes on
+/// with a random action. Returns the number of decisions per phase.
+fn ask_everywhere(rules: &Arc<Rules>, bots: &mut [Box<dyn Bot>], games: u64, every: usize) -> [usize; 3] {
+    let mut seen = [0usize; 3];
+    for g in 0..games {
+        let first = if g % 2 == 0 { Side::Light } else { Side::Dark };
+        let mut game = Game::new(rules.clone(), first);
+        let mut dice = SeededDice::new(g + 100);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(g);
+        let mut decisions = 0;
+        while game.phase() != Phase::Over {
+            let phase = game.phase();
+            if phase == Phase::Roll {
+                game.roll(dice.throw(rules.dice())).unwrap();
+                continue;
+            }
+            let k = match phase {
+                Phase::Move => 0,
+                Phase::Declare => 1,
+                _ => 2,
+            };
+            // Ask at every `every`-th decision, and always in the rarer phases.
+            if k != 0 || decisions % every == 0 {
+                seen[k] += 1;
+                for bot in bots.iter_mut() {
+                    let a = bot.decide(&game);
+                    assert!(legal(&game, a), "{} on {}: {a:?} is not legal in {phase:?} (legal {:?}, choices {:?})", bot.name(), rules.id(), game.legal_moves(), game.choices());
+                }
+            }
+            decisions += 1;
+            let action = match phase {
+                Phase::Move => Action::Move(game.legal_moves()[rng.gen_range(0..game.legal_moves().len())]),
+                _ => {
+                    let c = game.choices();
+                    Action::Choose(c[rng.gen_range(0..c.len())])
+                }
+            };
+            game.apply(action).unwrap();
+        }
+    }
+    seen
+}
+
+const BOTS: &[&str] = &["random", "greedy", "expectimax:1", "expectimax:2", "mcts:40", "level1", "level2", "level3", "level4", "level5"];
+
+#[test]
+fn every_bot_makes_legal_decisions_on_every_rule_set() {
+    for rules in all_rules() {
+        let mut bots: Vec<Box<dyn Bot>> = BOTS.iter().map(|n| make_bot(n, 7).unwrap()).collect();
+        let seen = ask_everywhere(&rules, &mut bots, 2, 5);
+        assert!(seen[0] > 10, "{}: {seen:?}", rules.id());
+        if rules.named_pieces() {
+            assert!(seen[1] > 10, "{}: no declarations asked: {seen:?}", rules.id());
+        }
+        let optional = rules.options.values().any(|v| *v == OptionValue::Bool(true)) || rules.id() == "walker-cyningstan";
+        if optional {
+            assert!(seen[2] > 0, "{}: no extra-roll choice asked: {seen:?}", rules.id());
+        }
+    }
+}
+
+#[test]
+fn deeper_searches_make_legal_decisions() {
+    for id in ["finkel", "blitz", "regency-bell", "v1-named-birds", "walker-cyningstan"] {
+        let rules = Arc::new(Rules::builtin(id).unwrap());
+        let mut bots: Vec<Box<dyn Bot>> = ["expectimax:3", "mcts:300", "expectimax:5ms"].iter().map(|n| make_bot(n, 3).unwrap()).collect();
+        ask_everywhere(&rules, &mut bots, 1, 12);
+    }
+}
+
+/// Plays one game between two bots; returns the winner and the actions.
+fn play(rules: &Arc<Rules>, light: &mut dyn Bot, dark: &mut dyn Bot, seed: u64) -> (Side, Vec<Action>) {
+    let mut game = Game::new(rules.clone(), Side::Light);
+    let mut dice = SeededDice::new(seed);
+    let mut n = 0;
+    while game.phase() != Phase::Over {
+        n += 1;
+        assert!(n < 100_000, "{}: the game does not end", rules.id());
+        let action = match game.phase() {
+            Phase::Roll => Action::Roll(dice.throw(rules.dice())),
+            _ if game.to_move() == Side::Light => light.decide(&game),
+            _ => dark.decide(&game),
+        };
+        game.apply(action).unwrap_or_else(|e| panic!("{} on {}: {e}", if game.to_move() == Side::Light { light.name() } else { dark.name() }, rules.id()));
+    }
+    (game.winner().unwrap(), game.history().to_vec())
+}
+
+#[test]
+fn bots_play_full_games_on_every_rule_set() {
+    let pairs = [("level3", "mcts:30"), ("expectimax:2", "greedy"), ("level1", "level5"), ("random", "level2")];
+    for (i, rules) in all_rules().iter().enumerate() {
+        let (a, b) = pairs[i % pairs.len()];
+        let mut x = make_bot(a, 1).unwrap();
+        let mut y = make_bot(b, 2).unwrap();
+        play(rules, &mut *x, &mut *y, i as u64);
+        play(rules, &mut *y, &mut *x, i as u64 + 50);
+    }
+}
+
+#[test]
+fn bots_are_deterministic_for_a_seed() {
+    for id in ["finkel", "v1-named-birds", "regency-murray"] {
+        let rules = Arc::new(Rules::builtin(id).unwrap());
+        for name in ["random", "greedy", "mcts:60", "level1", "level2", "expectimax:2"] {
+            let game = |seed: u64| {
+                let mut a = make_bot(name, seed).unwrap();
+                let mut b = make_bot(name, seed + 1).unwrap();
+                play(&rules, &mut *a, &mut *b, 9).1
+            };
+            assert_eq!(game(5), game(5), "{name} on {id}");
+        }
+    }
+}
+
+#[test]
+fn level5_plays_from_a_table_only_for_its_rules() {
+    use ur_solve::{solve, Indexer, Silent, SolveConfig};
+    let opts: Options = [("pieces".to_string(), OptionValue::Int(2))].into();
+    let rules = Arc::new(Rules::builtin_with("finkel", &opts).unwrap());
+    let index = Indexer::new(&rules).unwrap();
+    let sol = solve(&rules, &index, &SolveConfig::default(), &Silent).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("f2.urt");
+    ur_solve::table::write_table(&path, &rules, &index, &sol.values, ur_solve::Encoding::F64, sol.residual, 1e-12).unwrap();
+    let table = Arc::new(ur_solve::Table::open(&path).unwrap());
+    let oracle = Oracle::new(table, rules.clone(), &path).unwrap();
+    let mut level5 = make_bot_with_table("level5", 1, Some(&oracle)).unwrap();
+    let mut perfect = make_bot_with_table("perfect", 1, Some(&oracle)).unwrap();
+    // On the table's rules, level 5 decides as the perfect bot.
+    let mut game = Game::new(rules.clone(), Side::Light);
+    let mut dice = SeededDice::new(4);
+    let mut checked = 0;
+    while game.phase() != Phase::Over && checked < 200 {
+        if game.phase() == Phase::Roll {
+            game.roll(dice.throw(rules.dice())).unwrap();
+            continue;
+        }
+        let a = level5.decide(&game);
+        assert_eq!(a, perfect.decide(&game));
+        checked += 1;
+        game.apply(a).unwrap();
+    }
+    // On other rules it searches instead, without touching the table.
+    let other = Arc::new(Rules::builtin("finkel").unwrap());
+    let mut random = make_bot("random", 3).unwrap();
+    play(&other, &mut *level5, &mut *random, 1);
+}
+
+#[test]
+fn the_evaluation_is_a_probability_and_knows_finished_games() {
+    use ur_bots::Evaluator;
+    for rules in all_rules() {
+        let ev = Evaluator::new(rules.clone());
+        let mut game = Game::new(rules.clone(), Side::Light);
+        let mut dice = SeededDice::new(1);
+        let mut n = 0;
+        while game.phase() != Phase::Over && n < 3000 {
+            n += 1;
+            let v = ev.value(game.state());
+            assert!((0.0..=1.0).contains(&v) && v.is_finite(), "{}: {v}", rules.id());
+            let action = match game.phase() {
+                Phase::Roll => Action::Roll(dice.throw(rules.dice())),
+                Phase::Move => Action::Move(game.legal_moves()[0]),
+                _ => Action::Choose(game.choices()[0]),
+            };
+            game.apply(action).unwrap();
+        }
+        if let Some(w) = game.winner() {
+            let mut st = *game.state();
+            st.set_to_move(w);
+            assert_eq!(ev.value(&st), 1.0);
+            st.set_to_move(w.other());
+            assert_eq!(ev.value(&st), 0.0);
+        }
+    }
+}

@@ -1,0 +1,586 @@
+//! `ur arena`: a round robin between bots, with win rates, confidence
+//! intervals and an Elo table.
+//!
+//! Every game is fixed by the seed, the pair and the game number alone: its
+//! dice and its bots' seeds are derived from those three, games run in
+//! parallel and their results are collected in game order, so the report is
+//! the same for every thread count. With paired dice (the default) games
+//! 2k and 2k+1 of a pair throw the same dice sequence with the bots' colours
+//! swapped, which cancels much of the luck of the dice.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+use ur_bots::{make_bot_with_table, Bot, Oracle};
+use ur_rules::{Dice, Game, Phase, Rules, SeededDice, Side};
+
+use crate::eval_cmd::LoadedTable;
+use crate::rules_arg::RulesArgs;
+
+/// z for a two-sided 95% interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+#[derive(Args, Debug)]
+pub struct ArenaCmd {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// The bots, comma-separated, at least two (random, greedy, perfect, ...).
+    #[arg(long, value_delimiter = ',', required = true, value_name = "A,B[,C...]")]
+    bots: Vec<String>,
+    /// Games per pair of bots (even: each bot moves first in half of them).
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    games: u64,
+    /// Worker threads (0 = all cores). The results do not depend on it.
+    #[arg(long, default_value_t = 0, value_name = "T")]
+    threads: usize,
+    /// Seed from which every game's dice and bot seeds are derived (bots with a time
+    /// budget, such as expectimax:20ms, also depend on the machine's speed and load).
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    seed: u64,
+    /// A table made by `ur solve` for these rules (needed by `perfect`). When the
+    /// rule set is the table's and no --pieces/--option is given, the table's options are used.
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+    /// Games 2k and 2k+1 of a pair throw the same dice, colours swapped (the default).
+    #[arg(long, overrides_with = "no_paired_dice")]
+    paired_dice: bool,
+    /// Every game throws its own dice.
+    #[arg(long)]
+    no_paired_dice: bool,
+    /// A game longer than this many actions (throws, moves, choices) is stopped and counted as a draw.
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    max_actions: u64,
+    /// Print the report as JSON (timing goes to stderr, so the report depends only on the inputs).
+    #[arg(long)]
+    json: bool,
+    /// No progress display.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// One game's result.
+#[derive(Clone, Copy, Debug)]
+struct Outcome {
+    /// 0: the pair's first bot won; 1: the second; None: stopped at the action cap.
+    winner: Option<usize>,
+    /// Whether the winner moved first.
+    first_won: bool,
+    actions: u64,
+}
+
+/// One game to play.
+#[derive(Clone, Copy, Debug)]
+struct Job {
+    i: usize,
+    j: usize,
+    game: u64,
+}
+
+/// Mixes 64 bits (splitmix64's finaliser).
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A seed derived from a master seed and a path of numbers only.
+pub fn derive_seed(seed: u64, parts: &[u64]) -> u64 {
+    parts.iter().fold(mix(seed), |h, &p| mix(h ^ mix(p)))
+}
+
+/// Tags that keep the derived seeds of one game apart.
+const DICE: u64 = 0;
+const BOT_A: u64 = 1;
+const BOT_B: u64 = 2;
+
+/// The rules with their options, for reports: `finkel (pieces=7)`.
+pub fn describe_rules(rules: &Rules) -> String {
+    let opts: Vec<String> = rules.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    if opts.is_empty() {
+        rules.id().to_string()
+    } else {
+        format!("{} ({})", rules.id(), opts.join(", "))
+    }
+}
+
+/// A progress bar on stderr, hidden when asked or when stderr is not a terminal.
+pub fn progress_bar(total: u64, quiet: bool, what: &str) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    let template = format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {what} ({{per_sec}}, ETA {{eta}})");
+    bar.set_style(ProgressStyle::with_template(&template).expect("valid template").progress_chars("=> "));
+    bar
+}
+
+/// The bot named `name`, with a clear error for unknown names and missing tables.
+pub fn make_bot(name: &str, seed: u64, oracle: Option<&Oracle>) -> Result<Box<dyn Bot>> {
+    make_bot_with_table(name, seed, oracle).map_err(|e| anyhow!("{e}"))
+}
+
+/// Loads the rules for `args`; with a table, checks the table against them
+/// (taking the table's options when the rule set is the table's and none are given).
+fn load_rules(args: &RulesArgs, table: Option<&PathBuf>) -> Result<(Arc<Rules>, Option<Oracle>)> {
+    let loaded = args.load()?;
+    let Some(path) = table else { return Ok((Arc::new(loaded.rules), None)) };
+    let table = LoadedTable::open(path)?;
+    let header = &table.table.header;
+    let rules = if loaded.rules.id() == header.rules_id && args.pieces.is_none() && args.options.is_empty() {
+        Rules::from_file(&loaded.file, &header.options).unwrap_or(loaded.rules)
+    } else {
+        loaded.rules
+    };
+    let rules = Arc::new(rules);
+    let oracle = table.oracle(rules.clone())?;
+    Ok((rules, Some(oracle)))
+}
+
+/// Plays one game between `light` and `dark`, light first, with `dice`.
+/// Returns the winner (None at the action cap) and the number of actions.
+///
+/// # Errors
+/// A bot chose an action the game refused.
+pub fn play_game(
+    rules: &Arc<Rules>,
+    players: &mut [Box<dyn Bot>; 2],
+    dice: &mut SeededDice,
+    max_actions: u64,
+) -> Result<(Option<Side>, u64)> {
+    let mut game = Game::new(rules.clone(), Side::Light);
+    let mut actions = 0;
+    while game.phase() != Phase::Over {
+        if actions >= max_actions {
+            return Ok((None, actions));
+        }
+        actions += 1;
+        if game.phase() == Phase::Roll {
+            game.roll(dice.throw(rules.dice()))?;
+            continue;
+        }
+        let bot = &mut players[game.to_move().index()];
+        let action = bot.decide(&game);
+        game.apply(action).with_context(|| format!("the {} bot chose {action:?}, which the game refused", bot.name()))?;
+    }
+    Ok((game.winner(), actions))
+}
+
+#[derive(Serialize)]
+struct PairReport {
+    a: String,
+    b: String,
+    games: u64,
+    a_wins: u64,
+    b_wins: u64,
+    /// Games stopped at the action cap.
+    draws: u64,
+    /// a's score (wins plus half the draws) over the games.
+    a_score: f64,
+    /// Wilson 95% interval of a's score.
+    a_score_ci95: [f64; 2],
+    /// Games won by the bot that moved first.
+    first_player_wins: u64,
+    mean_actions: f64,
+}
+
+#[derive(Serialize)]
+struct EloEntry {
+    bot: String,
+    elo: f64,
+    /// Half-width of the 95% interval.
+    ci95: f64,
+}
+
+#[derive(Serialize)]
+struct Report {
+    rules: String,
+    options: ur_rules::Options,
+    bots: Vec<String>,
+    games_per_pair: u64,
+    games: u64,
+    seed: u64,
+    paired_dice: bool,
+    max_actions: u64,
+    /// Games stopped at the action cap, over all pairs.
+    draws: u64,
+    pairs: Vec<PairReport>,
+    elo_anchor: String,
+    elo: Vec<EloEntry>,
+}
+
+impl ArenaCmd {
+    pub fn run(self) -> Result<()> {
+        let names: Vec<String> = self.bots.iter().map(|b| b.trim().to_string()).collect();
+        if names.iter().any(String::is_empty) {
+            bail!("--bots has an empty name; give names separated by commas, for example --bots random,greedy");
+        }
+        if names.len() < 2 {
+            bail!("an arena needs at least two bots, for example --bots random,greedy (got only '{}')", names[0]);
+        }
+        for (k, n) in names.iter().enumerate() {
+            if names[..k].contains(n) {
+                bail!("bot '{n}' is listed twice in --bots; each bot plays once per pair");
+            }
+        }
+        if self.games == 0 {
+            bail!("--games must be at least 2 (games per pair)");
+        }
+        if self.games % 2 == 1 {
+            bail!("--games must be even, so that each bot moves first in half of its games (try {})", self.games + 1);
+        }
+        if self.max_actions == 0 {
+            bail!("--max-actions must be at least 1");
+        }
+        let (rules, oracle) = load_rules(&self.rules, self.table.as_ref())?;
+        // Every bot once, for errors before any game.
+        for n in &names {
+            make_bot(n, 0, oracle.as_ref())?;
+        }
+        let paired = !self.no_paired_dice;
+        let k = names.len();
+        let mut pairs = Vec::new();
+        for i in 0..k {
+            for j in i + 1..k {
+                pairs.push((i, j));
+            }
+        }
+        let jobs: Vec<Job> = pairs
+            .iter()
+            .flat_map(|&(i, j)| (0..self.games).map(move |game| Job { i, j, game }))
+            .collect();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(self.threads).build().context("cannot start the worker threads")?;
+        let threads = pool.current_num_threads();
+        let bar = progress_bar(jobs.len() as u64, self.quiet, "games");
+        let started = Instant::now();
+        let seed = self.seed;
+        let max_actions = self.max_actions;
+        let results: Result<Vec<Outcome>> = pool.install(|| {
+            jobs.par_iter()
+                .map(|job| {
+                    let out = play_job(&rules, &names, oracle.as_ref(), seed, paired, max_actions, job);
+                    bar.inc(1);
+                    out
+                })
+                .collect()
+        });
+        bar.finish_and_clear();
+        let secs = started.elapsed().as_secs_f64();
+        let results = results?;
+
+        let report = self.report(&rules, &names, &pairs, &results, paired);
+        let total = results.len() as u64;
+        let speed = format!(
+            "{total} games in {secs:.2} s: {:.0} games/s on {threads} thread{}",
+            total as f64 / secs.max(1e-9),
+            if threads == 1 { "" } else { "s" }
+        );
+        if self.json {
+            println!("{}", serde_json::to_string_pretty(&report)?);
+            eprintln!("{speed}");
+        } else {
+            print!("{}", text_report(&report));
+            println!("{speed}");
+        }
+        Ok(())
+    }
+
+    fn report(&self, rules: &Rules, names: &[String], pairs: &[(usize, usize)], results: &[Outcome], paired: bool) -> Report {
+        let n = self.games;
+        let mut reports = Vec::new();
+        let mut bt = Vec::new();
+        for (p, &(i, j)) in pairs.iter().enumerate() {
+            let games = &results[p * n as usize..(p + 1) * n as usize];
+            let a_wins = games.iter().filter(|o| o.winner == Some(0)).count() as u64;
+            let b_wins = games.iter().filter(|o| o.winner == Some(1)).count() as u64;
+            let draws = n - a_wins - b_wins;
+            let score = a_wins as f64 + 0.5 * draws as f64;
+            let (lo, hi) = wilson(score, n as f64);
+            reports.push(PairReport {
+                a: names[i].clone(),
+                b: names[j].clone(),
+                games: n,
+                a_wins,
+                b_wins,
+                draws,
+                a_score: score / n as f64,
+                a_score_ci95: [lo, hi],
+                first_player_wins: games.iter().filter(|o| o.first_won).count() as u64,
+                mean_actions: games.iter().map(|o| o.actions as f64).sum::<f64>() / n as f64,
+            });
+            bt.push(PairScore { i, j, score_i: score, games: n as f64 });
+        }
+        let anchor = names.iter().position(|b| b == "random").unwrap_or(0);
+        let fit = fit_elo(names.len(), &bt, anchor);
+        let mut elo: Vec<EloEntry> =
+            names.iter().zip(fit).map(|(bot, (elo, ci95))| EloEntry { bot: bot.clone(), elo: round2(elo), ci95: round2(ci95) }).collect();
+        elo.sort_by(|a, b| b.elo.total_cmp(&a.elo));
+        Report {
+            rules: rules.id().to_string(),
+            options: rules.options.clone(),
+            bots: names.to_vec(),
+            games_per_pair: n,
+            games: results.len() as u64,
+            seed: self.seed,
+            paired_dice: paired,
+            max_actions: self.max_actions,
+            draws: reports.iter().map(|r| r.draws).sum(),
+            pairs: reports,
+            elo_anchor: names[anchor].clone(),
+            elo,
+        }
+    }
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// Plays one game of the round robin, fixed by the seed, the pair and the game number.
+fn play_job(
+    rules: &Arc<Rules>,
+    names: &[String],
+    oracle: Option<&Oracle>,
+    seed: u64,
+    paired: bool,
+    max_actions: u64,
+    job: &Job,
+) -> Result<Outcome> {
+    let (i, j, g) = (job.i as u64, job.j as u64, job.game);
+    let dice_game = if paired { g / 2 } else { g };
+    let mut dice = SeededDice::new(derive_seed(seed, &[i, j, dice_game, DICE]));
+    let a = make_bot(&names[job.i], derive_seed(seed, &[i, j, g, BOT_A]), oracle)?;
+    let b = make_bot(&names[job.j], derive_seed(seed, &[i, j, g, BOT_B]), oracle)?;
+    // The first bot of the pair plays light (and moves first) in even games.
+    let a_light = g % 2 == 0;
+    let mut players = if a_light { [a, b] } else { [b, a] };
+    let (winner, actions) = play_game(rules, &mut players, &mut dice, max_actions)
+        .with_context(|| format!("{} against {}, game {} of the pair", names[job.i], names[job.j], g + 1))?;
+    Ok(Outcome {
+        winner: winner.map(|w| usize::from((w == Side::Light) != a_light)),
+        first_won: winner == Some(Side::Light),
+        actions,
+    })
+}
+
+fn pct(p: f64) -> String {
+    format!("{:.1}%", 100.0 * p)
+}
+
+fn text_report(r: &Report) -> String {
+    let width = r.bots.iter().map(String::len).max().unwrap_or(0);
+    let mut out = format!(
+        "Arena: {}, {} bots, {} games per pair, seed {}, {}\n",
+        describe_rules_parts(&r.rules, &r.options),
+        r.bots.len(),
+        r.games_per_pair,
+        r.seed,
+        if r.paired_dice { "paired dice" } else { "independent dice" }
+    );
+    out += "\nPairs (score = wins + half the draws; 95% Wilson interval):\n";
+    for p in &r.pairs {
+        out += &format!(
+            "  {:>width$} vs {:<width$}  {:>5}-{:<5} draws {:<3}  {} scores {:>6} [{}, {}]   first player won {}, {:.0} actions/game\n",
+            p.a,
+            p.b,
+            p.a_wins,
+            p.b_wins,
+            p.draws,
+            p.a,
+            pct(p.a_score),
+            pct(p.a_score_ci95[0]),
+            pct(p.a_score_ci95[1]),
+            pct(p.first_player_wins as f64 / p.games as f64),
+            p.mean_actions,
+        );
+    }
+    out += &format!("\nElo (Bradley-Terry maximum likelihood, {} = 0, ± 95%):\n", r.elo_anchor);
+    for (rank, e) in r.elo.iter().enumerate() {
+        let (elo, pm) = if e.bot == r.elo_anchor {
+            ("0".to_string(), "(anchor)".to_string())
+        } else {
+            (format!("{:+.0}", e.elo), format!("± {:.0}", e.ci95))
+        };
+        out += &format!("  {:>2}. {:<width$}  {elo:>6}  {pm}\n", rank + 1, e.bot);
+    }
+    if r.draws > 0 {
+        out += &format!("\n{} game(s) reached the {}-action cap and count as draws.\n", r.draws, r.max_actions);
+    }
+    out
+}
+
+fn describe_rules_parts(id: &str, options: &ur_rules::Options) -> String {
+    let opts: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    if opts.is_empty() {
+        id.to_string()
+    } else {
+        format!("{id} ({})", opts.join(", "))
+    }
+}
+
+/// The Wilson score interval (95%) for `successes` out of `n` (successes may be fractional).
+pub fn wilson(successes: f64, n: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 1.0);
+    }
+    let p = successes / n;
+    let z2 = Z95 * Z95;
+    let denom = 1.0 + z2 / n;
+    let center = (p + z2 / (2.0 * n)) / denom;
+    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    ((center - half).max(0.0), (center + half).min(1.0))
+}
+
+/// What two bots scored against each other.
+struct PairScore {
+    i: usize,
+    j: usize,
+    /// i's wins plus half the draws.
+    score_i: f64,
+    games: f64,
+}
+
+/// Bradley-Terry ratings by maximum likelihood (minorisation-maximisation),
+/// on the Elo scale with `anchor` at 0, each with the half-width of its 95%
+/// interval from the Fisher information. One virtual draw per pair keeps the
+/// ratings finite when a bot wins or loses every game.
+fn fit_elo(k: usize, pairs: &[PairScore], anchor: usize) -> Vec<(f64, f64)> {
+    let mut n = vec![vec![0.0; k]; k];
+    let mut wins = vec![0.0; k];
+    for p in pairs {
+        n[p.i][p.j] += p.games + 1.0;
+        n[p.j][p.i] += p.games + 1.0;
+        wins[p.i] += p.score_i + 0.5;
+        wins[p.j] += p.games - p.score_i + 0.5;
+    }
+    let mut gamma = vec![1.0; k];
+    for _ in 0..100_000 {
+        let mut next = vec![0.0; k];
+        for i in 0..k {
+            let denom: f64 = (0..k).filter(|&j| j != i && n[i][j] > 0.0).map(|j| n[i][j] / (gamma[i] + gamma[j])).sum();
+            next[i] = if denom > 0.0 { wins[i] / denom } else { gamma[i] };
+        }
+        // Normalise by the geometric mean to keep the numbers tame.
+        let g = (next.iter().map(|x: &f64| x.ln()).sum::<f64>() / k as f64).exp();
+        next.iter_mut().for_each(|x| *x /= g);
+        let change = next.iter().zip(&gamma).map(|(a, b)| (a.ln() - b.ln()).abs()).fold(0.0, f64::max);
+        gamma = next;
+        if change < 1e-13 {
+            break;
+        }
+    }
+    let scale = 400.0 / std::f64::consts::LN_10;
+    let theta: Vec<f64> = gamma.iter().map(|g| g.ln() - gamma[anchor].ln()).collect();
+    // Fisher information of the log-strengths, without the anchor's row and column.
+    let free: Vec<usize> = (0..k).filter(|&i| i != anchor).collect();
+    let m = free.len();
+    let mut info = vec![vec![0.0; m]; m];
+    for (a, &i) in free.iter().enumerate() {
+        for j in 0..k {
+            if j == i || n[i][j] == 0.0 {
+                continue;
+            }
+            let p = gamma[i] / (gamma[i] + gamma[j]);
+            let w = n[i][j] * p * (1.0 - p);
+            info[a][a] += w;
+            if let Some(b) = free.iter().position(|&f| f == j) {
+                info[a][b] -= w;
+            }
+        }
+    }
+    let var = invert(info).map(|inv| (0..m).map(|a| inv[a][a]).collect::<Vec<_>>());
+    (0..k)
+        .map(|i| {
+            let ci = match (free.iter().position(|&f| f == i), &var) {
+                (None, _) => 0.0,
+                (Some(a), Some(v)) => Z95 * scale * v[a].max(0.0).sqrt(),
+                (Some(_), None) => f64::INFINITY,
+            };
+            (scale * theta[i], ci)
+        })
+        .collect()
+}
+
+/// The inverse of a small symmetric positive-definite matrix (Gauss-Jordan), if it has one.
+fn invert(mut a: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
+    let m = a.len();
+    let mut inv: Vec<Vec<f64>> = (0..m).map(|i| (0..m).map(|j| f64::from(u8::from(i == j))).collect()).collect();
+    for c in 0..m {
+        let p = (c..m).max_by(|&x, &y| a[x][c].abs().total_cmp(&a[y][c].abs()))?;
+        if a[p][c].abs() < 1e-300 {
+            return None;
+        }
+        a.swap(c, p);
+        inv.swap(c, p);
+        let d = a[c][c];
+        for x in 0..m {
+            a[c][x] /= d;
+            inv[c][x] /= d;
+        }
+        for r in 0..m {
+            if r != c {
+                let f = a[r][c];
+                if f != 0.0 {
+                    for x in 0..m {
+                        a[r][x] -= f * a[c][x];
+                        inv[r][x] -= f * inv[c][x];
+                    }
+                }
+            }
+        }
+    }
+    Some(inv)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_a_known_interval() {
+        // 80 of 100: [0.7112, 0.8666].
+        let (lo, hi) = wilson(80.0, 100.0);
+        assert!((lo - 0.7112).abs() < 1e-3 && (hi - 0.8666).abs() < 1e-3, "{lo} {hi}");
+        let (lo, hi) = wilson(0.0, 10.0);
+        assert_eq!(lo, 0.0);
+        assert!(hi > 0.2 && hi < 0.35);
+    }
+
+    #[test]
+    fn elo_of_two_bots_is_the_logistic_of_the_score() {
+        let fit = fit_elo(2, &[PairScore { i: 0, j: 1, score_i: 750.0, games: 1000.0 }], 1);
+        let p: f64 = 750.5 / 1001.0;
+        let want = 400.0 * (p / (1.0 - p)).log10();
+        assert!((fit[0].0 - want).abs() < 1e-6, "{fit:?} {want}");
+        assert_eq!(fit[1], (0.0, 0.0));
+        assert!(fit[0].1 > 20.0 && fit[0].1 < 30.0, "{fit:?}");
+    }
+
+    #[test]
+    fn elo_orders_three_bots_and_stays_finite_on_a_sweep() {
+        let pairs = [
+            PairScore { i: 0, j: 1, score_i: 100.0, games: 100.0 },
+            PairScore { i: 0, j: 2, score_i: 100.0, games: 100.0 },
+            PairScore { i: 1, j: 2, score_i: 70.0, games: 100.0 },
+        ];
+        let fit = fit_elo(3, &pairs, 2);
+        assert!(fit[0].0 > fit[1].0 && fit[1].0 > 0.0 && fit[0].0.is_finite(), "{fit:?}");
+        assert!(fit.iter().all(|f| f.1.is_finite()));
+    }
+
+    #[test]
+    fn seeds_depend_on_every_part() {
+        let s = derive_seed(1, &[0, 1, 2, 0]);
+        assert_eq!(s, derive_seed(1, &[0, 1, 2, 0]));
+        assert_ne!(s, derive_seed(2, &[0, 1, 2, 0]));
+        assert_ne!(s, derive_seed(1, &[1, 0, 2, 0]));
+        assert_ne!(s, derive_seed(1, &[0, 1, 2, 1]));
+    }
+}

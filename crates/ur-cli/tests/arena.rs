@@ -1,0 +1,193 @@
+//! `ur arena` and `ur regret` through the binary: a round robin finishes and
+//! ranks greedy above random, reproduces byte for byte whatever the thread
+//! count, refuses bad input cleanly; regret is zero for `perfect` and
+//! positive for `random` against a small solved table.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+fn ur(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ur"))
+        .args(args)
+        .env("RUST_BACKTRACE", "0")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the ur binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn describe(args: &[&str], out: &Output) -> String {
+    format!("ur {}\n--- status {:?}\n--- stdout\n{}\n--- stderr\n{}", args.join(" "), out.status, text(&out.stdout), text(&out.stderr))
+}
+
+/// Runs `ur`, asserts success and returns stdout.
+fn run_ok(args: &[&str]) -> String {
+    let out = ur(args);
+    assert!(out.status.success(), "expected success: {}", describe(args, &out));
+    assert!(!text(&out.stderr).contains("panicked"), "{}", describe(args, &out));
+    text(&out.stdout)
+}
+
+/// Runs `ur`, asserts a clean failure whose stderr mentions every needle.
+fn run_fails(args: &[&str], needles: &[&str]) {
+    let out = ur(args);
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "expected failure: {}", describe(args, &out));
+    assert_ne!(out.status.code(), Some(101), "panic exit status: {}", describe(args, &out));
+    assert!(!err.contains("panicked"), "panic: {}", describe(args, &out));
+    assert!(err.contains("error"), "stderr should say error: {}", describe(args, &out));
+    for n in needles {
+        assert!(err.contains(n), "stderr should mention {n:?}: {}", describe(args, &out));
+    }
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("test paths are UTF-8")
+}
+
+/// A 2-piece Finkel table, solved once for all tests.
+fn table() -> &'static Path {
+    static TABLE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_, path) = TABLE.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("finkel-2.urt");
+        run_ok(&["solve", "finkel", "--pieces", "2", "--out", path_str(&path), "--quiet"]);
+        (dir, path)
+    });
+    path
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = run_ok(args);
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
+#[test]
+fn greedy_beats_random_with_intervals_and_elo() {
+    let args = ["arena", "--rules", "finkel", "--bots", "random,greedy", "--games", "200", "--seed", "7", "--quiet"];
+    let out = run_ok(&args);
+    for needle in ["random", "greedy", "Elo", "[", "games/s", "200"] {
+        assert!(out.contains(needle), "missing {needle:?}:\n{out}");
+    }
+    let elo_lines: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("Elo")).skip(1).take(2).collect();
+    assert!(elo_lines[0].contains("greedy") && elo_lines[1].contains("random"), "greedy should rank first:\n{out}");
+
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let r = json(&json_args);
+    let pair = &r["pairs"][0];
+    assert_eq!((pair["a"].as_str(), pair["b"].as_str()), (Some("random"), Some("greedy")));
+    assert_eq!(pair["games"], 200);
+    let (a, b, d) = (pair["a_wins"].as_u64().unwrap(), pair["b_wins"].as_u64().unwrap(), pair["draws"].as_u64().unwrap());
+    assert_eq!(a + b + d, 200);
+    assert!(b > a, "greedy should beat random: {pair}");
+    let ci = pair["a_score_ci95"].as_array().unwrap();
+    let (lo, hi, score) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap(), pair["a_score"].as_f64().unwrap());
+    assert!(lo <= score && score <= hi && hi < 0.5, "random's score {score} in [{lo}, {hi}]");
+    let elo = r["elo"].as_array().unwrap();
+    assert_eq!(elo[0]["bot"], "greedy");
+    assert!(elo[0]["elo"].as_f64().unwrap() > 0.0 && elo[0]["ci95"].as_f64().unwrap() > 0.0, "{elo:?}");
+    assert_eq!(elo[1]["bot"], "random");
+    assert_eq!(elo[1]["elo"].as_f64(), Some(0.0));
+    assert_eq!(r["elo_anchor"], "random");
+}
+
+#[test]
+fn the_seed_fixes_the_report_whatever_the_thread_count() {
+    let run = |threads: &str, seed: &str| {
+        let args = ["arena", "--bots", "greedy,random,perfect", "--table", path_str(table()), "--games", "40", "--seed", seed, "--threads", threads, "--json", "--quiet"];
+        let out = ur(&args);
+        assert!(out.status.success(), "{}", describe(&args, &out));
+        out.stdout
+    };
+    let one = run("1", "11");
+    assert_eq!(one, run("2", "11"), "--threads 1 and --threads 2 differ");
+    assert_eq!(one, run("2", "11"));
+    assert_ne!(one, run("2", "12"), "another seed should give other games");
+    let r: Value = serde_json::from_slice(&one).unwrap();
+    assert_eq!(r["pairs"].as_array().unwrap().len(), 3);
+    assert_eq!(r["options"]["pieces"], 2, "the table's options are the default: {r}");
+    assert_eq!(r["elo_anchor"], "random");
+}
+
+#[test]
+fn paired_dice_can_be_turned_off() {
+    let base = ["arena", "--bots", "random,greedy", "--games", "20", "--json", "--quiet"];
+    let paired: Value = json(&base);
+    assert_eq!(paired["paired_dice"], true);
+    let mut args = base.to_vec();
+    args.push("--no-paired-dice");
+    let single: Value = json(&args);
+    assert_eq!(single["paired_dice"], false);
+}
+
+#[test]
+fn an_action_cap_makes_draws() {
+    let r = json(&["arena", "--bots", "random,greedy", "--games", "4", "--max-actions", "10", "--json", "--quiet"]);
+    assert_eq!(r["draws"], 4);
+    let out = run_ok(&["arena", "--bots", "random,greedy", "--games", "4", "--max-actions", "10", "--quiet"]);
+    assert!(out.contains("count as draws"), "{out}");
+}
+
+#[test]
+fn bad_arena_input_is_refused() {
+    run_fails(&["arena", "--bots", "random,wizard", "--games", "10"], &["unknown bot 'wizard'"]);
+    run_fails(&["arena", "--bots", "random", "--games", "10"], &["at least two bots"]);
+    run_fails(&["arena", "--bots", "random,random", "--games", "10"], &["twice"]);
+    run_fails(&["arena", "--bots", "random,greedy", "--games", "0"], &["--games"]);
+    run_fails(&["arena", "--bots", "random,greedy", "--games", "3"], &["even"]);
+    run_fails(&["arena", "--rules", "nonesuch", "--bots", "random,greedy", "--games", "10"], &["nonesuch"]);
+    run_fails(&["arena", "--bots", "random,perfect", "--games", "10"], &["--table"]);
+    let t = path_str(table());
+    run_fails(&["arena", "--bots", "random,perfect", "--games", "10", "--table", t, "--pieces", "3"], &["pieces=2", "pieces=3"]);
+    run_fails(&["arena", "--bots", "random,perfect", "--games", "10", "--table", "/nonexistent/t.urt"], &["t.urt"]);
+}
+
+#[test]
+fn perfect_has_no_regret_and_random_has_some() {
+    let t = path_str(table());
+    let perfect = json(&["regret", "--bot", "perfect", "--table", t, "--positions", "300", "--json", "--quiet"]);
+    assert_eq!(perfect["decisions"], 300);
+    assert_eq!(perfect["mean_regret_pp"].as_f64(), Some(0.0), "{perfect}");
+    assert_eq!(perfect["perfect_fraction"].as_f64(), Some(1.0), "{perfect}");
+    assert_eq!(perfect["options"]["pieces"], 2, "the table's rules are the default");
+
+    for sampler in ["random", "greedy", "self"] {
+        let random = json(&["regret", "--rules", "finkel", "--bot", "random", "--table", t, "--positions", "500", "--sampler", sampler, "--json", "--quiet"]);
+        let mean = random["mean_regret_pp"].as_f64().unwrap();
+        let ci = random["mean_regret_ci95_pp"].as_array().unwrap();
+        assert!(mean > 0.1, "random should lose win probability ({sampler}): {random}");
+        assert!(ci[0].as_f64().unwrap() > 0.0 && ci[0].as_f64().unwrap() <= mean && mean <= ci[1].as_f64().unwrap(), "{random}");
+        assert!(random["perfect_fraction"].as_f64().unwrap() < 1.0);
+    }
+
+    let out = run_ok(&["regret", "--bot", "random", "--table", t, "--positions", "200", "--quiet"]);
+    for needle in ["mean regret", "pp", "95% CI", "perfect choices", "ms per decision"] {
+        assert!(out.contains(needle), "missing {needle:?}:\n{out}");
+    }
+}
+
+#[test]
+fn bad_regret_input_is_refused() {
+    let t = path_str(table());
+    run_fails(&["regret", "--bot", "random", "--positions", "10"], &["--table"]);
+    run_fails(&["regret", "--bot", "wizard", "--table", t, "--positions", "10"], &["unknown bot 'wizard'"]);
+    run_fails(&["regret", "--bot", "random", "--table", t, "--positions", "10", "--sampler", "wizard"], &["--sampler"]);
+    run_fails(&["regret", "--bot", "random", "--table", t, "--positions", "0"], &["--positions"]);
+    run_fails(&["regret", "--bot", "random", "--table", t, "--pieces", "3", "--positions", "10"], &["pieces=2", "pieces=3"]);
+    run_fails(&["regret", "--rules", "masters", "--bot", "random", "--table", t, "--positions", "10"], &["masters"]);
+}
+
+#[test]
+fn play_takes_a_level() {
+    let out = run_ok(&["play", "--level", "1", "--light", "greedy", "--quiet", "--seed", "3"]);
+    assert!(out.contains("wins."), "{out}");
+    run_fails(&["play", "--level", "6", "--quiet"], &["--level"]);
+    run_fails(&["play", "--level", "2", "--vs", "random", "--quiet"], &["--level"]);
+}
