@@ -5,8 +5,8 @@
 //! | 1     | one-move lookahead, picks by a soft-max with much noise       |
 //! | 2     | one-move lookahead, a little noise                            |
 //! | 3     | `expectimax:1`: the best move by the evaluation, no noise     |
-//! | 4     | `expectimax:2`                                                |
-//! | 5     | `perfect` with a table for the rules, else `expectimax:3`     |
+//! | 4     | `expectimax:3`                                                |
+//! | 5     | `perfect` with a table for the rules, else `expectimax:4`     |
 //!
 //! The noise is human-like: a move is chosen with probability proportional
 //! to `exp((v - v_best) / temperature)` over the evaluation's win
@@ -23,7 +23,7 @@ use crate::expectimax::{Context, ExpectimaxBot, GameSearch, Limit, Search};
 use crate::{Bot, Oracle, PerfectBot};
 
 /// The search depth of level 5 when no table serves the rules.
-pub const LEVEL5_DEPTH: u32 = 3;
+pub const LEVEL5_DEPTH: u32 = 4;
 
 /// Plays by a soft-max over one-move lookahead values.
 pub struct NoisyBot {
@@ -124,7 +124,7 @@ pub fn level_bot(level: u8, seed: u64, oracle: Option<&Oracle>) -> Option<Box<dy
         1 => Box::new(NoisyBot::new(name, 0.08, seed)),
         2 => Box::new(NoisyBot::new(name, 0.02, seed)),
         3 => Box::new(ExpectimaxBot::named(name, Limit::Depth(1))),
-        4 => Box::new(ExpectimaxBot::named(name, Limit::Depth(2))),
+        4 => Box::new(ExpectimaxBot::named(name, Limit::Depth(3))),
         5 => Box::new(TopBot::new(name, oracle, LEVEL5_DEPTH)),
         _ => return None,
     })

@@ -7,7 +7,7 @@
 //! (`--check`) measure how the weights carry over. The same arguments and
 //! seed reproduce the weights file byte for byte.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -152,22 +152,20 @@ impl TrainEvalCmd {
         );
         println!("{:<24} {:>6} {:>9} {:>12} {:>9.3} {:>9.3} {:>9.3}", "(training set)", "", train_err.positions, "generic", train_err.rmse_pp, train_err.mae_pp, train_err.p95_pp);
         let held_rows: Vec<serde_json::Value> = parts.iter().map(|p| measure(&p.id, p.pieces, &p.solved, &p.held, &weights)).collect();
-        let mut check_rows = Vec::new();
         for (id, n) in &checks {
             let solved = self.solve(id, *n)?;
             let h = train::sample_positions(&solved.rules, &solved.index, &*solved.values, held, mix(self.seed, id, *n, 1));
-            check_rows.push(measure(id, *n, &solved, &h, &weights));
+            measure(id, *n, &solved, &h, &weights);
         }
         for path in &self.tables {
             let solved = read_table(path)?;
             let id = solved.rules.id().to_string();
             let n = solved.rules.pieces();
             let h = train::sample_positions(&solved.rules, &solved.index, &*solved.values, held, mix(self.seed, &id, n, 1));
-            check_rows.push(measure(&id, n, &solved, &h, &weights));
+            measure(&id, n, &solved, &h, &weights);
         }
         // Checks (--check, --table) are printed only: the file depends on
         // nothing but the training arguments, so that they reproduce it.
-        let _ = check_rows;
         let training = json!({
             "command": self.command_line(),
             "rules": ids,
@@ -195,14 +193,10 @@ impl TrainEvalCmd {
     }
 
     fn command_line(&self) -> String {
-        let mut c = format!(
-            "ur train-eval --rules {} --pieces {} --samples {} --seed {} --l2 {} --l2-n {} --l2-rules {}",
-            self.rules, self.pieces, self.samples, self.seed, self.l2, self.l2_n, self.l2_rules
-        );
-        if self.more != DEFAULT_MORE {
-            c += &format!(" --more '{}'", self.more);
-        }
-        c
+        format!(
+            "ur train-eval --rules {} --pieces {} --more {} --samples {} --seed {} --l2 {} --l2-n {} --l2-rules {}",
+            self.rules, self.pieces, self.more, self.samples, self.seed, self.l2, self.l2_n, self.l2_rules
+        )
     }
 
     fn solve(&self, id: &str, pieces: u8) -> Result<Solved> {
@@ -218,7 +212,7 @@ impl TrainEvalCmd {
     }
 }
 
-fn read_table(path: &PathBuf) -> Result<Solved> {
+fn read_table(path: &Path) -> Result<Solved> {
     let table = Table::open(path)?;
     let rules = Rules::builtin_with(&table.header.rules_id, &table.header.options)
         .with_context(|| format!("{}: the table's rules are not built in", path.display()))?;
