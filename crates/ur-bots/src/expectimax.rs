@@ -193,11 +193,15 @@ impl<'a> Search<'a> {
     /// The moves searched in `order` with their values, best first: the
     /// first best is exact, the others may be upper bounds (alpha-beta
     /// against the best so far). Among equal values the earlier in `order` wins.
+    /// A search stopped by the deadline keeps the moves it finished.
     fn root_values(&mut self, st: &State, t: &Throw, order: &[(Move, f64)], depth: u32) -> Vec<(Move, f64)> {
         let mut best = 0.0f64;
         let mut out: Vec<(Move, f64)> = Vec::with_capacity(order.len());
         for &(m, _) in order {
             let v = self.after(st, t, m, depth - 1, best, 1.0);
+            if self.stopped {
+                break;
+            }
             best = best.max(v);
             out.push((m, v));
         }
@@ -236,13 +240,12 @@ impl ExpectimaxBot {
         let ctx = Context::for_rules(&mut self.ctx, game.rules());
         let mut search = Search::new(&ctx.rules, &ctx.eval, &ctx.throws);
         let st = *game.state();
-        // A fixed depth deepens one turn at a time (the shallower searches
-        // order the moves); a budget deepens by odd depths, which play
-        // better than the even depth in between (see docs/bots.md).
-        let (depths, deadline): (Vec<u32>, _) = match limit {
-            Limit::Depth(d) => ((1..=d).collect(), None),
-            Limit::Time(t) => ((1..=MAX_DEPTH).step_by(2).collect(), Some(Instant::now() + t)),
+        // Deepen one turn at a time: the shallower searches order the moves.
+        let (max_depth, deadline) = match limit {
+            Limit::Depth(d) => (d, None),
+            Limit::Time(t) => (MAX_DEPTH, Some(Instant::now() + t)),
         };
+        let depths: Vec<u32> = (1..=max_depth).collect();
         let mut clock = Clock { started: Instant::now(), last: Duration::ZERO, deadline };
         let mut depth_done = 0;
         let action = match game.phase() {
@@ -256,6 +259,11 @@ impl ExpectimaxBot {
                         search.deadline = deadline.filter(|_| depth > 1);
                         let values = search.root_values(&st, &t, &order, depth);
                         if search.stopped {
+                            // The moves finished at this depth were searched
+                            // best-first: a better one among them is exact.
+                            if let Some(v) = values.first() {
+                                best = v.0;
+                            }
                             break;
                         }
                         best = values[0].0;
