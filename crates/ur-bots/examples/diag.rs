@@ -7,6 +7,17 @@ use ur_solve::{solve, Indexer, Silent, SolveConfig};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    // DIAG_REKEY=FILE: recompute the rule keys of a weights file with this build.
+    if let Ok(path) = std::env::var("DIAG_REKEY") {
+        let mut w: ur_bots::Weights = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        for r in &mut w.rules {
+            let rules = Rules::builtin(r.id.split('+').next().unwrap()).unwrap();
+            r.geometry = ur_bots::eval::geometry_key(&rules);
+            r.family = ur_bots::eval::family_key(&rules);
+        }
+        std::fs::write(&path, serde_json::to_string_pretty(&w).unwrap() + "\n").unwrap();
+        return;
+    }
     let id = args.get(1).map_or("finkel", |s| s.as_str());
     let n: i64 = args.get(2).map_or(3, |s| s.parse().unwrap());
     let (rules, index, values): (Arc<Rules>, Indexer, Box<dyn ur_solve::Values>) = if id.ends_with(".urt") {

@@ -1,6 +1,6 @@
 //! The dice as chance nodes: distinct throws with exact probabilities.
 
-use ur_rules::{Extra, Rules, Throw};
+use ur_rules::{Rules, Throw};
 
 /// Every throw of the rules with its probability, throws with the same
 /// effect (value, extra roll and entry) merged, in the order the dice list
@@ -17,14 +17,4 @@ pub fn merged_throws(rules: &Rules) -> Vec<(Throw, f64)> {
         }
     }
     out
-}
-
-/// The mean number of squares a throw moves.
-pub fn mean_value(rules: &Rules) -> f64 {
-    merged_throws(rules).iter().map(|(t, p)| f64::from(t.value) * p).sum()
-}
-
-/// Whether a throw itself grants an extra roll.
-pub fn throw_extra(t: &Throw) -> bool {
-    t.extra != Extra::None
 }

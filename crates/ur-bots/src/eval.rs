@@ -174,11 +174,13 @@ pub fn geometry_key(rules: &Rules) -> String {
         }
         text += "|";
     }
-    hash(&(text + &family_text(rules)))
+    hash(&format!("{text}{}|{}", family_text(rules), rules.named_pieces()))
 }
 
-/// A hash of the rules without their paths: the throws with their weights,
-/// the extra rolls, the kinds of the rosettes and other squares, and stops.
+/// A hash of the rules without their paths and without whether pieces are
+/// named: the throws with their weights, the extra rolls, the kinds of the
+/// rosettes and other squares, and stops. (`v1-named-birds` is thus of
+/// `v1-simple`'s family.)
 pub fn family_key(rules: &Rules) -> String {
     let mut kinds: Vec<String> = (1..=rules.path_len())
         .map(|p| format!("{:?}{}", rules.kind(Side::Light, p), rules.is_rosette(Side::Light, p)))
@@ -193,13 +195,7 @@ fn family_text(rules: &Rules) -> String {
     for (t, w) in rules.throws() {
         text += &format!("{},{},{:?},{},{w};", t.raw, t.value, t.extra, t.enter);
     }
-    text += &format!(
-        "|{:?},{:?},{},{}",
-        rules.capture_extra(),
-        rules.rosette_extra(),
-        rules.spec.rosettes.stop,
-        rules.named_pieces()
-    );
+    text += &format!("|{:?},{:?},{}", rules.capture_extra(), rules.rosette_extra(), rules.spec.rosettes.stop);
     text
 }
 

@@ -1,17 +1,18 @@
 //! Difficulty levels 1 to 5, and the noisy player the low levels use.
 //!
-//! | level | plays                                                        |
-//! |-------|--------------------------------------------------------------|
-//! | 1     | one-move lookahead, picks by a soft-max with much noise       |
-//! | 2     | one-move lookahead, a little noise                            |
-//! | 3     | `expectimax:1`: the best move by the evaluation, no noise     |
-//! | 4     | `expectimax:3`                                                |
-//! | 5     | `perfect` with a table for the rules, else `expectimax:4`     |
+//! | level | plays                                                             |
+//! |-------|-------------------------------------------------------------------|
+//! | 1     | one-move lookahead, much noise, 60% blunders (`noisy:0.04:0.6`)    |
+//! | 2     | one-move lookahead, some noise, 30% blunders (`noisy:0.015:0.3`)   |
+//! | 3     | one-move lookahead, little noise, 10% blunders (`noisy:0.005:0.1`) |
+//! | 4     | `expectimax:2`                                                     |
+//! | 5     | `perfect` with a table for the rules, else `expectimax:4`          |
 //!
 //! The noise is human-like: a move is chosen with probability proportional
 //! to `exp((v - v_best) / temperature)` over the evaluation's win
-//! probabilities `v`, so near-equal moves are confused often and blunders
-//! that throw away much are rare.
+//! probabilities `v`, so near-equal moves are confused often and costly
+//! ones rarely, except for an occasional outright blunder (a random
+//! decision), which weakens a level by the same measure on every rule set.
 
 use std::sync::Arc;
 
@@ -25,17 +26,21 @@ use crate::{Bot, Oracle, PerfectBot};
 /// The search depth of level 5 when no table serves the rules.
 pub const LEVEL5_DEPTH: u32 = 4;
 
-/// Plays by a soft-max over one-move lookahead values.
+/// Plays by a soft-max over one-move lookahead values, with occasional
+/// blunders (a uniformly random decision).
 pub struct NoisyBot {
     name: String,
     temperature: f64,
+    blunder: f64,
     rng: Xoshiro256PlusPlus,
     ctx: Option<Context>,
 }
 
 impl NoisyBot {
-    pub fn new(name: String, temperature: f64, seed: u64) -> NoisyBot {
-        NoisyBot { name, temperature, rng: Xoshiro256PlusPlus::seed_from_u64(seed), ctx: None }
+    /// `temperature` scales the soft-max over win probabilities; `blunder`
+    /// is the probability of a random decision instead.
+    pub fn new(name: String, temperature: f64, blunder: f64, seed: u64) -> NoisyBot {
+        NoisyBot { name, temperature, blunder, rng: Xoshiro256PlusPlus::seed_from_u64(seed), ctx: None }
     }
 
     /// Every decision open now with its one-move lookahead value.
@@ -70,6 +75,9 @@ impl Bot for NoisyBot {
     fn decide(&mut self, game: &Game) -> Action {
         let ctx = Context::for_rules(&mut self.ctx, game.rules());
         let values = NoisyBot::values(ctx, game);
+        if self.blunder > 0.0 && self.rng.gen_bool(self.blunder) {
+            return values[self.rng.gen_range(0..values.len())].0;
+        }
         let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
         let weights: Vec<f64> = values.iter().map(|v| ((v.1 - best) / self.temperature).exp()).collect();
         let mut x = self.rng.gen::<f64>() * weights.iter().sum::<f64>();
@@ -121,10 +129,10 @@ impl Bot for TopBot {
 pub fn level_bot(level: u8, seed: u64, oracle: Option<&Oracle>) -> Option<Box<dyn Bot>> {
     let name = format!("level{level}");
     Some(match level {
-        1 => Box::new(NoisyBot::new(name, 0.08, seed)),
-        2 => Box::new(NoisyBot::new(name, 0.02, seed)),
-        3 => Box::new(ExpectimaxBot::named(name, Limit::Depth(1))),
-        4 => Box::new(ExpectimaxBot::named(name, Limit::Depth(3))),
+        1 => Box::new(NoisyBot::new(name, 0.04, 0.6, seed)),
+        2 => Box::new(NoisyBot::new(name, 0.015, 0.3, seed)),
+        3 => Box::new(NoisyBot::new(name, 0.005, 0.1, seed)),
+        4 => Box::new(ExpectimaxBot::named(name, Limit::Depth(2))),
         5 => Box::new(TopBot::new(name, oracle, LEVEL5_DEPTH)),
         _ => return None,
     })

@@ -7,6 +7,7 @@
 //! | `expectimax:D`, `expectimax:50ms` | expectiminimax over the dice, `D` turns deep (default 2) or deepening within a time budget; the learned evaluation ([`eval`]) at the leaves |
 //! | `mcts:N`, `mcts:100ms` | Monte Carlo tree search with chance nodes, `N` playouts (default 2000) or a time budget |
 //! | `perfect` | from a table solved by `ur solve` (see [`Oracle`]) |
+//! | `noisy:T[:B]` | one-move lookahead choosing by a soft-max of temperature `T` over win probabilities, and a random decision with probability `B` ([`NoisyBot`]) |
 //! | `level1` .. `level5` | difficulty levels, weakest to strongest ([`levels`]) |
 //!
 //! `docs/bots.md` describes them, the evaluation and how it was fitted.
@@ -48,12 +49,12 @@ pub trait Bot: Send {
 /// The bots [`make_bot_with_table`] knows (`expectimax` and `mcts` also
 /// take a depth, playouts or a time budget after a colon).
 pub const BOT_NAMES: &[&str] =
-    &["random", "greedy", "expectimax", "mcts", "perfect", "level1", "level2", "level3", "level4", "level5"];
+    &["random", "greedy", "expectimax", "mcts", "noisy", "perfect", "level1", "level2", "level3", "level4", "level5"];
 
 /// Why a bot cannot be made, or a table cannot serve a rule set.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum BotError {
-    #[error("unknown bot '{0}'; bots: random, greedy, expectimax[:DEPTH|:MSms], mcts[:PLAYOUTS|:MSms], perfect, level1..level5")]
+    #[error("unknown bot '{0}'; bots: random, greedy, expectimax[:DEPTH|:MSms], mcts[:PLAYOUTS|:MSms], noisy:TEMPERATURE[:BLUNDER], perfect, level1..level5")]
     Unknown(String),
     #[error("perfect needs --table FILE, made by `ur solve` (for example `ur solve finkel --pieces 2 --out f2.urt`, then --table f2.urt --pieces 2)")]
     NeedsTable,
@@ -96,6 +97,12 @@ pub fn make_bot_with_table(name: &str, seed: u64, table: Option<&Oracle>) -> Res
         ("expectimax", Some(a)) => Ok(Box::new(ExpectimaxBot::new(Limit::parse(a).ok_or_else(unknown)?))),
         ("mcts", None) => Ok(Box::new(MctsBot::new(Budget::Playouts(mcts::DEFAULT_PLAYOUTS), seed))),
         ("mcts", Some(a)) => Ok(Box::new(MctsBot::new(Budget::parse(a).ok_or_else(unknown)?, seed))),
+        ("noisy", Some(a)) => {
+            let (t, b) = a.split_once(':').unwrap_or((a, "0"));
+            let t = t.parse::<f64>().ok().filter(|t| *t > 0.0 && t.is_finite()).ok_or_else(unknown)?;
+            let b = b.parse::<f64>().ok().filter(|b| (0.0..=1.0).contains(b)).ok_or_else(unknown)?;
+            Ok(Box::new(NoisyBot::new(name.into(), t, b, seed)))
+        }
         (b, None) if b.starts_with("level") => {
             let level = b["level".len()..].parse::<u8>().map_err(|_| unknown())?;
             levels::level_bot(level, seed, table).ok_or_else(unknown)
