@@ -71,6 +71,17 @@ pub enum Action {
     Choose(Choice),
 }
 
+/// The text a player types: `roll 3`, `4->8`, `reroll`.
+impl std::fmt::Display for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Action::Roll(r) => write!(f, "roll {r}"),
+            Action::Move(m) => write!(f, "{}->{}", m.from, m.to),
+            Action::Choose(c) => f.write_str(c.name()),
+        }
+    }
+}
+
 /// What a throw led to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RollReport {

@@ -16,6 +16,7 @@
 
 pub mod board;
 pub mod dice;
+pub mod family;
 pub mod game;
 pub mod movegen;
 pub mod playout;
@@ -28,6 +29,7 @@ use serde::{Deserialize, Serialize};
 
 pub use board::{Board, Cell};
 pub use dice::{Dice, DiceModel, Extra, SeededDice, Throw};
+pub use family::{family_of, family_rule_sets, AnyAction, AnyGame, Family, FamilyOption, FamilyRuleSet, Playable, PlayError, Turn};
 pub use game::{Action, Choice, Game, GameError, Phase, RollReport};
 pub use movegen::{format_moves, Move, MoveEffect, MoveError, MoveList};
 pub use playout::Playout;

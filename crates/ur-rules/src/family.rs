@@ -1,0 +1,311 @@
+//! Every rule family behind one interface.
+//!
+//! The race sets share [`Game`]; the families that go beyond a race (Ben's
+//! rules and Akalandung, the tower games) have their own game types. Each
+//! implements [`Playable`], and [`AnyGame`] holds a game of any family, so
+//! that players, bots, records and the engine protocol work on them all.
+
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Action, Game, Phase};
+use crate::rules::Rules;
+use crate::spec::{Options, SpecError};
+use crate::Side;
+
+/// What a game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// The side rolls the dice.
+    Roll(Side),
+    /// The side makes a decision: a move or a choice.
+    Decide(Side),
+    /// The game is over, won by the side (none for a drawn or stopped game).
+    Over(Option<Side>),
+}
+
+/// Why an action was refused. The game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct PlayError(pub String);
+
+/// A game in progress under one rule family.
+pub trait Playable: Clone + Send + Sync {
+    /// A decision: a move or a choice. Its `Display` is the text a player
+    /// types, and its JSON is what records and the protocol carry.
+    type Action: Clone + PartialEq + fmt::Debug + fmt::Display + Serialize + DeserializeOwned + Send + Sync;
+
+    /// The rule-set id.
+    fn rule_id(&self) -> &str;
+
+    /// What the game waits for.
+    fn turn(&self) -> Turn;
+
+    /// The raw outcomes the next roll can show, each with its probability
+    /// (they sum to 1). Meaningful while [`Turn::Roll`].
+    fn outcomes(&self) -> Vec<(u8, f64)>;
+
+    /// Sets the next throw by raw outcome.
+    ///
+    /// # Errors
+    /// Outside [`Turn::Roll`], or an outcome the dice cannot show.
+    fn roll(&mut self, raw: u8) -> Result<(), PlayError>;
+
+    /// Every decision open now; empty unless [`Turn::Decide`], never empty then.
+    fn actions(&self) -> Vec<Self::Action>;
+
+    /// Makes a decision.
+    ///
+    /// # Errors
+    /// Outside [`Turn::Decide`], or an action not among [`Playable::actions`].
+    fn apply(&mut self, action: &Self::Action) -> Result<(), PlayError>;
+
+    /// A quick heuristic standing of `side` in `[0, 1]` (1 when it has won),
+    /// for one-move bots and search leaves of families without a learned
+    /// evaluation.
+    fn standing(&self, side: Side) -> f64;
+}
+
+/// The family of a rule set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    /// Race rule sets ([`Game`]).
+    Race,
+}
+
+/// A built-in rule set of a family other than the race, for `ur rules`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FamilyRuleSet {
+    pub id: &'static str,
+    pub family: Family,
+    pub name: &'static str,
+    /// The booklet and section it comes from.
+    pub source: &'static str,
+    pub options: Vec<FamilyOption>,
+}
+
+/// An option of a non-race rule set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FamilyOption {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub default: &'static str,
+    /// The allowed values (`true`/`false` for a switch).
+    pub values: Vec<&'static str>,
+}
+
+/// The built-in rule sets beyond the races.
+pub fn family_rule_sets() -> Vec<FamilyRuleSet> {
+    Vec::new()
+}
+
+/// The family of a built-in rule-set id, if it is one.
+pub fn family_of(id: &str) -> Option<Family> {
+    if crate::spec::BUILTIN.iter().any(|(b, _)| *b == id) {
+        return Some(Family::Race);
+    }
+    family_rule_sets().into_iter().find(|r| r.id == id).map(|r| r.family)
+}
+
+/// A game of any family.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    Race(Game),
+}
+
+/// A decision in a game of any family.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum AnyAction {
+    Race(Action),
+}
+
+impl fmt::Display for AnyAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyAction::Race(a) => a.fmt(f),
+        }
+    }
+}
+
+impl AnyGame {
+    /// A new game of a built-in rule set with options, `first` to move.
+    ///
+    /// # Errors
+    /// An unknown rule set or a bad option.
+    pub fn new(id: &str, options: &Options, first: Side) -> Result<AnyGame, SpecError> {
+        match family_of(id) {
+            Some(Family::Race) | None => {
+                let rules = Rules::builtin_with(id, options)?;
+                Ok(AnyGame::Race(Game::new(rules.into(), first)))
+            }
+        }
+    }
+
+    pub fn family(&self) -> Family {
+        match self {
+            AnyGame::Race(_) => Family::Race,
+        }
+    }
+
+    /// The race game, for the race-only tools (tables, evaluation).
+    pub fn as_race(&self) -> Option<&Game> {
+        match self {
+            AnyGame::Race(g) => Some(g),
+        }
+    }
+}
+
+impl From<Game> for AnyGame {
+    fn from(g: Game) -> AnyGame {
+        AnyGame::Race(g)
+    }
+}
+
+impl Playable for AnyGame {
+    type Action = AnyAction;
+
+    fn rule_id(&self) -> &str {
+        match self {
+            AnyGame::Race(g) => g.rule_id(),
+        }
+    }
+    fn turn(&self) -> Turn {
+        match self {
+            AnyGame::Race(g) => g.turn(),
+        }
+    }
+    fn outcomes(&self) -> Vec<(u8, f64)> {
+        match self {
+            AnyGame::Race(g) => g.outcomes(),
+        }
+    }
+    fn roll(&mut self, raw: u8) -> Result<(), PlayError> {
+        match self {
+            AnyGame::Race(g) => Playable::roll(g, raw),
+        }
+    }
+    fn actions(&self) -> Vec<AnyAction> {
+        match self {
+            AnyGame::Race(g) => g.actions().into_iter().map(AnyAction::Race).collect(),
+        }
+    }
+    fn apply(&mut self, action: &AnyAction) -> Result<(), PlayError> {
+        match (self, action) {
+            (AnyGame::Race(g), AnyAction::Race(a)) => Playable::apply(g, a),
+        }
+    }
+    fn standing(&self, side: Side) -> f64 {
+        match self {
+            AnyGame::Race(g) => g.standing(side),
+        }
+    }
+}
+
+impl Playable for Game {
+    type Action = Action;
+
+    fn rule_id(&self) -> &str {
+        &self.rules().spec.id
+    }
+
+    fn turn(&self) -> Turn {
+        match self.phase() {
+            Phase::Roll => Turn::Roll(self.to_move()),
+            Phase::Move | Phase::Declare | Phase::ExtraRoll => Turn::Decide(self.to_move()),
+            Phase::Over => Turn::Over(self.winner()),
+        }
+    }
+
+    fn outcomes(&self) -> Vec<(u8, f64)> {
+        let throws: Vec<_> = self.rules().throws().collect();
+        let total: f64 = throws.iter().map(|(_, w)| f64::from(*w)).sum();
+        throws.iter().map(|(t, w)| (t.raw, f64::from(*w) / total)).collect()
+    }
+
+    fn roll(&mut self, raw: u8) -> Result<(), PlayError> {
+        Game::roll(self, raw).map(drop).map_err(|e| PlayError(e.to_string()))
+    }
+
+    fn actions(&self) -> Vec<Action> {
+        match self.phase() {
+            Phase::Move => self.legal_moves().iter().map(|&m| Action::Move(m)).collect(),
+            Phase::Declare | Phase::ExtraRoll => self.choices().into_iter().map(Action::Choose).collect(),
+            Phase::Roll | Phase::Over => Vec::new(),
+        }
+    }
+
+    fn apply(&mut self, action: &Action) -> Result<(), PlayError> {
+        if matches!(action, Action::Roll(_)) {
+            return Err(PlayError("a roll is not a decision; roll the dice instead".into()));
+        }
+        Game::apply(self, *action).map_err(|e| PlayError(e.to_string()))
+    }
+
+    fn standing(&self, side: Side) -> f64 {
+        if let Some(w) = self.winner() {
+            return if w == side { 1.0 } else { 0.0 };
+        }
+        let rules = self.rules();
+        let full = f64::from(rules.pieces()) * f64::from(rules.path_len() + 1);
+        let progress = |s: Side| {
+            let on_path: u32 = self.state().path_positions(s).iter().map(|&p| u32::from(p)).sum();
+            f64::from(on_path + u32::from(self.state().off(s)) * u32::from(rules.path_len() + 1)) / full
+        };
+        (0.5 + (progress(side) - progress(side.other())) / 2.0).clamp(0.0, 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    use super::*;
+
+    /// Plays random legal actions through [`Playable`] only, sampling rolls
+    /// from [`Playable::outcomes`]; returns the turn the game stopped at.
+    fn random_game(game: &mut AnyGame, seed: u64, max_steps: usize) -> Turn {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        for _ in 0..max_steps {
+            match game.turn() {
+                Turn::Over(_) => break,
+                Turn::Roll(_) => {
+                    let outcomes = game.outcomes();
+                    assert!((outcomes.iter().map(|o| o.1).sum::<f64>() - 1.0).abs() < 1e-12);
+                    let mut x = rng.gen::<f64>();
+                    let raw = outcomes.iter().find(|o| { x -= o.1; x < 0.0 }).unwrap_or(&outcomes[0]).0;
+                    game.roll(raw).unwrap();
+                }
+                Turn::Decide(_) => {
+                    let actions = game.actions();
+                    assert!(!actions.is_empty());
+                    let a = actions[rng.gen_range(0..actions.len())].clone();
+                    game.apply(&a).unwrap();
+                }
+            }
+        }
+        game.turn()
+    }
+
+    #[test]
+    fn every_race_set_plays_to_the_end_through_playable() {
+        for (id, _) in crate::spec::BUILTIN {
+            let mut game = AnyGame::new(id, &Options::new(), Side::Light).unwrap();
+            assert!(matches!(random_game(&mut game, 7, 200_000), Turn::Over(Some(_))), "{id}");
+        }
+    }
+
+    #[test]
+    fn actions_round_trip_through_json() {
+        let mut game = AnyGame::new("finkel", &Options::new(), Side::Light).unwrap();
+        game.roll(2).unwrap();
+        for a in game.actions() {
+            let back: AnyAction = serde_json::from_str(&serde_json::to_string(&a).unwrap()).unwrap();
+            assert_eq!(back, a);
+        }
+    }
+}
