@@ -157,6 +157,45 @@ impl AnyGame {
             AnyGame::Race(g) => Some(g),
         }
     }
+
+    /// The board as text, for the families that draw their own (race
+    /// boards are drawn by the command line's renderer: `None`).
+    pub fn board_text(&self) -> Option<String> {
+        match self {
+            AnyGame::Race(_) => None,
+        }
+    }
+
+    /// The position as JSON, for the engine protocol.
+    pub fn position_json(&self) -> serde_json::Value {
+        match self {
+            AnyGame::Race(g) => serde_json::to_value(g.state().to_setup(g.rules())).unwrap_or_default(),
+        }
+    }
+
+    /// Reads a decision of this game's family from its JSON form.
+    ///
+    /// # Errors
+    /// JSON that is not an action of the family.
+    pub fn action_from_json(&self, value: &serde_json::Value) -> Result<AnyAction, PlayError> {
+        let bad = |e: serde_json::Error| PlayError(format!("not an action of this rule set: {e}"));
+        match self {
+            AnyGame::Race(_) => serde_json::from_value(value.clone()).map(AnyAction::Race).map_err(bad),
+        }
+    }
+
+    /// The open decision whose text (its `Display`) is `text`.
+    ///
+    /// # Errors
+    /// No open decision reads so; the error lists those that do.
+    pub fn action_from_text(&self, text: &str) -> Result<AnyAction, PlayError> {
+        let actions = self.actions();
+        let text = text.trim();
+        actions.iter().find(|a| a.to_string() == text).cloned().ok_or_else(|| {
+            let open: Vec<String> = actions.iter().map(ToString::to_string).collect();
+            PlayError(format!("'{text}' is not open now; open: {}", if open.is_empty() { "none".into() } else { open.join(", ") }))
+        })
+    }
 }
 
 impl From<Game> for AnyGame {
