@@ -12,8 +12,8 @@ use std::time::Instant;
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use ur_bots::{make_bot, make_bot_with_table, Bot, Oracle};
-use ur_rules::{Action, Dice, Game, Phase, Rules, SeededDice, Side};
+use ur_bots::{decide_race, make_bot, make_bot_with_table, Bot, Oracle};
+use ur_rules::{Action, AnyGame, Dice, Game, Phase, Rules, SeededDice, Side};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -66,11 +66,12 @@ fn speed(rules: &Arc<Rules>, name: &str, n: usize) {
             }
             let many = game.phase() != Phase::Move || game.legal_moves().len() > 1;
             if many {
+                let any = AnyGame::Race(game.clone());
                 let t = Instant::now();
-                bot.decide(&game);
+                bot.decide(&any);
                 times.push(t.elapsed().as_secs_f64() * 1000.0);
             }
-            game.apply(driver.decide(&game)).unwrap();
+            game.apply(decide_race(&mut *driver, &game)).unwrap();
         }
     }
     times.sort_by(f64::total_cmp);
@@ -131,8 +132,8 @@ fn play(rules: &Arc<Rules>, light: &mut dyn Bot, dark: &mut dyn Bot, seed: u64) 
     while game.phase() != Phase::Over {
         let action = match game.phase() {
             Phase::Roll => Action::Roll(dice.throw(rules.dice())),
-            _ if game.to_move() == Side::Light => light.decide(&game),
-            _ => dark.decide(&game),
+            _ if game.to_move() == Side::Light => decide_race(light, &game),
+            _ => decide_race(dark, &game),
         };
         game.apply(action).unwrap();
     }
@@ -163,8 +164,9 @@ fn regret(path: &str, name: &str, n: usize) {
                     let t = game.throw().unwrap();
                     let vals = oracle.move_values(game.state(), &t);
                     if vals.len() > 1 {
+                        let any = AnyGame::Race(game.clone());
                         let started = Instant::now();
-                        let a = bot.decide(&game);
+                        let a = *bot.decide(&any).as_race().unwrap();
                         time += started.elapsed().as_secs_f64();
                         let Action::Move(m) = a else { panic!() };
                         let v = vals.iter().find(|x| x.0.from == m.from && x.0.to == m.to).unwrap().1;
@@ -172,7 +174,7 @@ fn regret(path: &str, name: &str, n: usize) {
                         count += 1;
                     }
                     if let Some(d) = driver.as_mut() {
-                        let a = d.decide(&game);
+                        let a = decide_race(&mut **d, &game);
                         game.apply(a).unwrap();
                         continue;
                     }
@@ -180,7 +182,7 @@ fn regret(path: &str, name: &str, n: usize) {
                     game.play(m).unwrap();
                 }
                 _ => {
-                    let a = bot.decide(&game);
+                    let a = decide_race(&mut *bot, &game);
                     game.apply(a).unwrap();
                 }
             }

@@ -18,10 +18,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
-use ur_rules::{Action, Choice, Extra, Game, Move, Phase, Rules, Side, State, Throw};
+use ur_rules::{Action, AnyAction, AnyGame, Choice, Extra, Game, Move, Phase, Rules, Side, State, Throw};
 
 use crate::chance::merged_throws;
 use crate::eval::Evaluator;
+use crate::generic::{first_best, open_actions, GenericSearch};
 use crate::Bot;
 
 /// How far a search looks.
@@ -219,6 +220,7 @@ pub struct ExpectimaxBot {
     pub last_nodes: u64,
     /// Depth finished by the last decision.
     pub last_depth: u32,
+    pub(crate) generic: bool,
 }
 
 impl ExpectimaxBot {
@@ -232,8 +234,15 @@ impl ExpectimaxBot {
 
     /// A bot reporting another name (the difficulty levels).
     pub fn named(name: String, limit: Limit) -> ExpectimaxBot {
-        ExpectimaxBot { name, limit, ctx: None, last_nodes: 0, last_depth: 0 }
+        ExpectimaxBot { name, limit, ctx: None, last_nodes: 0, last_depth: 0, generic: false }
     }
+
+    /// Plays race sets through the generic code too (tests, comparisons).
+    pub fn generic(mut self, on: bool) -> Self {
+        self.generic = on;
+        self
+    }
+
 
     fn decide_fast(&mut self, game: &Game) -> Action {
         let limit = self.limit;
@@ -329,7 +338,54 @@ impl Bot for ExpectimaxBot {
         self.name.clone()
     }
 
-    fn decide(&mut self, game: &Game) -> Action {
+    fn decide(&mut self, game: &AnyGame) -> AnyAction {
+        match game.as_race().filter(|_| !self.generic) {
+            Some(g) => AnyAction::Race(self.decide_race(g)),
+            None => self.decide_generic(game),
+        }
+    }
+}
+
+impl ExpectimaxBot {
+    /// Expectiminimax over [`ur_rules::Playable`] for the families beyond
+    /// the race, the standing at the leaves; the same depth and time-budget
+    /// semantics as the race search (depth counts rolls).
+    pub fn decide_generic(&mut self, game: &AnyGame) -> AnyAction {
+        let (_, actions) = open_actions(game);
+        if actions.len() == 1 {
+            self.last_nodes = 0;
+            self.last_depth = 0;
+            return actions[0].clone();
+        }
+        // A depth is searched at once (no move ordering to gain from
+        // shallower searches); a time budget deepens one roll at a time.
+        let (depths, deadline) = match self.limit {
+            Limit::Depth(d) => (d..=d, None),
+            Limit::Time(t) => (1..=MAX_DEPTH, Some(Instant::now() + t)),
+        };
+        let mut clock = Clock { started: Instant::now(), last: Duration::ZERO, deadline };
+        let mut best = actions[0].clone();
+        let mut nodes = 0;
+        self.last_depth = 0;
+        for depth in depths {
+            let mut search = GenericSearch::new(deadline.filter(|_| depth > 1));
+            let values = search.action_values(game, depth);
+            nodes += search.nodes;
+            if search.stopped {
+                break;
+            }
+            best = first_best(&values);
+            self.last_depth = depth;
+            if !clock.deepen() {
+                break;
+            }
+        }
+        self.last_nodes = nodes;
+        best
+    }
+
+    /// The search's decision in a race game.
+    pub fn decide_race(&mut self, game: &Game) -> Action {
         if game.rules().named_pieces() {
             let depth = match self.limit {
                 Limit::Depth(d) => d.min(3),

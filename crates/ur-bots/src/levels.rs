@@ -8,6 +8,11 @@
 //! | 4     | `expectimax:2`                                                     |
 //! | 5     | `perfect` with a table for the rules, else `expectimax:4`          |
 //!
+//! On the families beyond the race the one-move values are the standing
+//! ([`ur_rules::Playable::standing`]) instead of the race evaluation, and
+//! level 5 searches 3 rolls deep ([`LEVEL5_GENERIC_DEPTH`]); a table is for
+//! race sets only.
+//!
 //! The noise is human-like: a move is chosen with probability proportional
 //! to `exp((v - v_best) / temperature)` over the evaluation's win
 //! probabilities `v`, so near-equal moves are confused often and costly
@@ -18,13 +23,17 @@ use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use ur_rules::{Action, Choice, Game, Phase, Rules};
+use ur_rules::{Action, AnyAction, AnyGame, Choice, Game, Phase, Rules};
 
 use crate::expectimax::{Context, ExpectimaxBot, GameSearch, Limit, Search};
+use crate::generic::one_move_values;
 use crate::{Bot, Oracle, PerfectBot};
 
 /// The search depth of level 5 when no table serves the rules.
 pub const LEVEL5_DEPTH: u32 = 4;
+/// The search depth of level 5 on families beyond the race (the generic
+/// search on game clones has no pruning).
+pub const LEVEL5_GENERIC_DEPTH: u32 = 3;
 
 /// Plays by a soft-max over one-move lookahead values, with occasional
 /// blunders (a uniformly random decision).
@@ -34,14 +43,22 @@ pub struct NoisyBot {
     blunder: f64,
     rng: Xoshiro256PlusPlus,
     ctx: Option<Context>,
+    generic: bool,
 }
 
 impl NoisyBot {
     /// `temperature` scales the soft-max over win probabilities; `blunder`
     /// is the probability of a random decision instead.
     pub fn new(name: String, temperature: f64, blunder: f64, seed: u64) -> NoisyBot {
-        NoisyBot { name, temperature, blunder, rng: Xoshiro256PlusPlus::seed_from_u64(seed), ctx: None }
+        NoisyBot { name, temperature, blunder, rng: Xoshiro256PlusPlus::seed_from_u64(seed), ctx: None, generic: false }
     }
+
+    /// Plays race sets through the generic code too (tests, comparisons).
+    pub fn generic(mut self, on: bool) -> Self {
+        self.generic = on;
+        self
+    }
+
 
     /// Every decision open now with its one-move lookahead value.
     fn values(ctx: &Context, game: &Game) -> Vec<(Action, f64)> {
@@ -72,22 +89,43 @@ impl Bot for NoisyBot {
         self.name.clone()
     }
 
-    fn decide(&mut self, game: &Game) -> Action {
+    fn decide(&mut self, game: &AnyGame) -> AnyAction {
+        let values: Vec<(AnyAction, f64)> = match game.as_race().filter(|_| !self.generic) {
+            Some(g) => {
+                let ctx = Context::for_rules(&mut self.ctx, g.rules());
+                NoisyBot::values(ctx, g).into_iter().map(|(a, v)| (AnyAction::Race(a), v)).collect()
+            }
+            // Other families: the standing one move ahead.
+            None => one_move_values(game),
+        };
+        let i = self.pick(&values);
+        values[i].0.clone()
+    }
+}
+
+impl NoisyBot {
+    /// The noisy decision in a race game.
+    pub fn decide_race(&mut self, game: &Game) -> Action {
         let ctx = Context::for_rules(&mut self.ctx, game.rules());
         let values = NoisyBot::values(ctx, game);
+        values[self.pick(&values)].0
+    }
+
+    /// A blunder, or a soft-max draw over the values: the index picked.
+    fn pick<A>(&mut self, values: &[(A, f64)]) -> usize {
         if self.blunder > 0.0 && self.rng.gen_bool(self.blunder) {
-            return values[self.rng.gen_range(0..values.len())].0;
+            return self.rng.gen_range(0..values.len());
         }
         let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
         let weights: Vec<f64> = values.iter().map(|v| ((v.1 - best) / self.temperature).exp()).collect();
         let mut x = self.rng.gen::<f64>() * weights.iter().sum::<f64>();
         for (i, w) in weights.iter().enumerate() {
             if x < *w {
-                return values[i].0;
+                return i;
             }
             x -= w;
         }
-        values[values.len() - 1].0
+        values.len() - 1
     }
 }
 
@@ -96,6 +134,8 @@ pub struct TopBot {
     name: String,
     perfect: Option<(PerfectBot, String)>,
     search: ExpectimaxBot,
+    /// The search for the families beyond the race.
+    generic_search: ExpectimaxBot,
     /// The rules last checked, and whether the table serves them.
     checked: Option<(Arc<Rules>, bool)>,
 }
@@ -103,7 +143,19 @@ pub struct TopBot {
 impl TopBot {
     pub fn new(name: String, oracle: Option<&Oracle>, depth: u32) -> TopBot {
         let perfect = oracle.map(|o| (PerfectBot::new(o.clone()), ur_solve::table::fingerprint(o.rules())));
-        TopBot { search: ExpectimaxBot::named(name.clone(), Limit::Depth(depth)), name, perfect, checked: None }
+        TopBot {
+            search: ExpectimaxBot::named(name.clone(), Limit::Depth(depth)),
+            generic_search: ExpectimaxBot::named(name.clone(), Limit::Depth(depth.min(LEVEL5_GENERIC_DEPTH))),
+            name,
+            perfect,
+            checked: None,
+        }
+    }
+
+    /// Plays race sets through the generic search too (tests, comparisons).
+    pub fn generic(mut self, on: bool) -> Self {
+        self.search = self.search.generic(on);
+        self
     }
 }
 
@@ -112,28 +164,55 @@ impl Bot for TopBot {
         self.name.clone()
     }
 
-    fn decide(&mut self, game: &Game) -> Action {
+    fn decide(&mut self, game: &AnyGame) -> AnyAction {
+        match game.as_race().filter(|_| !self.search.generic) {
+            Some(g) => AnyAction::Race(self.decide_race(g)),
+            // The table path is race-only; other families are searched.
+            None => self.generic_search.decide_generic(game),
+        }
+    }
+
+    fn check(&self, game: &AnyGame) -> Result<(), crate::BotError> {
+        match (game.as_race(), &self.perfect) {
+            (None, Some(_)) => Err(crate::BotError::RaceOnly {
+                bot: format!("{} with a table", self.name),
+                rules: ur_rules::Playable::rule_id(game).into(),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl TopBot {
+    /// Perfect play from the table when it serves the rules, else the search.
+    pub fn decide_race(&mut self, game: &Game) -> Action {
         let rules = game.rules();
         if !self.checked.as_ref().is_some_and(|(r, _)| Arc::ptr_eq(r, rules)) {
             let fits = self.perfect.as_ref().is_some_and(|(_, fp)| *fp == ur_solve::table::fingerprint(rules));
             self.checked = Some((rules.clone(), fits));
         }
         match (&mut self.perfect, self.checked.as_ref().is_some_and(|c| c.1)) {
-            (Some((p, _)), true) => p.decide(game),
-            _ => self.search.decide(game),
+            (Some((p, _)), true) => p.decide_race(game),
+            _ => self.search.decide_race(game),
         }
     }
 }
 
 /// The bot for a difficulty level (1 to 5).
 pub fn level_bot(level: u8, seed: u64, oracle: Option<&Oracle>) -> Option<Box<dyn Bot>> {
+    level_bot_with(level, seed, oracle, false)
+}
+
+/// The bot for a difficulty level; `generic` plays race sets through the
+/// generic code too.
+pub fn level_bot_with(level: u8, seed: u64, oracle: Option<&Oracle>, generic: bool) -> Option<Box<dyn Bot>> {
     let name = format!("level{level}");
     Some(match level {
-        1 => Box::new(NoisyBot::new(name, 0.04, 0.6, seed)),
-        2 => Box::new(NoisyBot::new(name, 0.015, 0.3, seed)),
-        3 => Box::new(NoisyBot::new(name, 0.005, 0.1, seed)),
-        4 => Box::new(ExpectimaxBot::named(name, Limit::Depth(2))),
-        5 => Box::new(TopBot::new(name, oracle, LEVEL5_DEPTH)),
+        1 => Box::new(NoisyBot::new(name, 0.04, 0.6, seed).generic(generic)),
+        2 => Box::new(NoisyBot::new(name, 0.015, 0.3, seed).generic(generic)),
+        3 => Box::new(NoisyBot::new(name, 0.005, 0.1, seed).generic(generic)),
+        4 => Box::new(ExpectimaxBot::named(name, Limit::Depth(2)).generic(generic)),
+        5 => Box::new(TopBot::new(name, oracle, LEVEL5_DEPTH).generic(generic)),
         _ => return None,
     })
 }

@@ -15,6 +15,7 @@
 pub mod chance;
 pub mod eval;
 pub mod expectimax;
+pub mod generic;
 pub mod levels;
 pub mod mcts;
 pub mod simple;
@@ -23,7 +24,7 @@ pub mod train;
 use std::path::Path;
 use std::sync::Arc;
 
-use ur_rules::{Action, Choice, Game, Move, Options, Phase, RuleSetFile, Rules, State, Throw};
+use ur_rules::{Action, AnyAction, AnyGame, Choice, Game, Move, Options, Phase, RuleSetFile, Rules, State, Throw};
 use ur_solve::{Bellman, Indexer, Table, Values};
 
 pub use eval::{Evaluator, Weights};
@@ -32,18 +33,37 @@ pub use levels::NoisyBot;
 pub use mcts::{Budget, MctsBot};
 pub use simple::{GreedyBot, RandomBot};
 
-/// A player that makes the decisions of a game: moves, and choices such as an
-/// optional extra roll. Dice are thrown outside the bot.
+/// A player that makes the decisions of a game of any rule family: moves,
+/// and choices such as an optional extra roll. Dice are thrown outside the bot.
 pub trait Bot: Send {
     /// The bot's name as given on the command line (`random`, `greedy`, ...).
     fn name(&self) -> String;
 
-    /// Picks an action for the side to move.
+    /// Picks one of the open actions for the side to decide.
     ///
     /// # Panics
-    /// When the game is not waiting for a decision (`Phase::Move`,
-    /// `Phase::Declare` or `Phase::ExtraRoll`).
-    fn decide(&mut self, game: &Game) -> Action;
+    /// When the game is not waiting for a decision ([`ur_rules::Turn::Decide`]),
+    /// or for a game the bot cannot play (see [`Bot::check`]).
+    fn decide(&mut self, game: &AnyGame) -> AnyAction;
+
+    /// Whether the bot can play this game (`perfect` plays race sets only).
+    ///
+    /// # Errors
+    /// [`BotError::RaceOnly`] for a bot that cannot play the game's family.
+    fn check(&self, game: &AnyGame) -> Result<(), BotError> {
+        let _ = game;
+        Ok(())
+    }
+}
+
+/// Asks `bot` to decide in a race game (a convenience for race-only tools
+/// and tests; it clones the game).
+///
+/// # Panics
+/// As [`Bot::decide`], or if the bot answers with another family's action.
+pub fn decide_race(bot: &mut (impl Bot + ?Sized), game: &Game) -> Action {
+    let action = bot.decide(&AnyGame::Race(game.clone()));
+    *action.as_race().expect("a race game gets a race action")
 }
 
 /// The bots [`make_bot_with_table`] knows (`expectimax` and `mcts` also
@@ -62,6 +82,8 @@ pub enum BotError {
     WrongRules { path: String, table: String, given: String, solve: String },
     #[error("{path} cannot serve '{rules}': {why}")]
     Unsupported { path: String, rules: String, why: String },
+    #[error("the {bot} bot plays race rule sets only, and '{rules}' is not one; use random, greedy, expectimax, mcts, noisy or level1..level5")]
+    RaceOnly { bot: String, rules: String },
 }
 
 /// The old name of [`BotError`].
@@ -81,31 +103,52 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, BotError> {
 /// # Errors
 /// An unknown name, or `perfect` without a table.
 pub fn make_bot_with_table(name: &str, seed: u64, table: Option<&Oracle>) -> Result<Box<dyn Bot>, BotError> {
+    match name.strip_prefix("generic:") {
+        Some(inner) => make_generic_bot(inner, seed),
+        None => build_bot(name, seed, table, false),
+    }
+}
+
+/// Builds a bot that plays every game, race sets included, through the
+/// generic code over [`ur_rules::Playable`] (what the families beyond the
+/// race get): for tests and for comparing it with the race bots. The name
+/// `generic:NAME` given to [`make_bot_with_table`] does the same.
+///
+/// # Errors
+/// An unknown name, or `perfect` (which needs a race table).
+pub fn make_generic_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, BotError> {
+    if name == "perfect" || name.starts_with("generic:") {
+        return Err(BotError::Unknown(format!("generic:{name}")));
+    }
+    build_bot(name, seed, None, true)
+}
+
+fn build_bot(name: &str, seed: u64, table: Option<&Oracle>, generic: bool) -> Result<Box<dyn Bot>, BotError> {
     let unknown = || BotError::Unknown(name.into());
     let (base, arg) = match name.split_once(':') {
         Some((b, a)) => (b, Some(a)),
         None => (name, None),
     };
     match (base, arg) {
-        ("random", None) => Ok(Box::new(RandomBot::new(seed))),
-        ("greedy", None) => Ok(Box::new(GreedyBot::new(seed))),
+        ("random", None) => Ok(Box::new(RandomBot::new(seed).generic(generic))),
+        ("greedy", None) => Ok(Box::new(GreedyBot::new(seed).generic(generic))),
         ("perfect", None) => match table {
             Some(oracle) => Ok(Box::new(PerfectBot::new(oracle.clone()))),
             None => Err(BotError::NeedsTable),
         },
-        ("expectimax", None) => Ok(Box::new(ExpectimaxBot::new(Limit::Depth(2)))),
-        ("expectimax", Some(a)) => Ok(Box::new(ExpectimaxBot::new(Limit::parse(a).ok_or_else(unknown)?))),
-        ("mcts", None) => Ok(Box::new(MctsBot::new(Budget::Playouts(mcts::DEFAULT_PLAYOUTS), seed))),
-        ("mcts", Some(a)) => Ok(Box::new(MctsBot::new(Budget::parse(a).ok_or_else(unknown)?, seed))),
+        ("expectimax", None) => Ok(Box::new(ExpectimaxBot::new(Limit::Depth(2)).generic(generic))),
+        ("expectimax", Some(a)) => Ok(Box::new(ExpectimaxBot::new(Limit::parse(a).ok_or_else(unknown)?).generic(generic))),
+        ("mcts", None) => Ok(Box::new(MctsBot::new(Budget::Playouts(mcts::DEFAULT_PLAYOUTS), seed).generic(generic))),
+        ("mcts", Some(a)) => Ok(Box::new(MctsBot::new(Budget::parse(a).ok_or_else(unknown)?, seed).generic(generic))),
         ("noisy", Some(a)) => {
             let (t, b) = a.split_once(':').unwrap_or((a, "0"));
             let t = t.parse::<f64>().ok().filter(|t| *t > 0.0 && t.is_finite()).ok_or_else(unknown)?;
             let b = b.parse::<f64>().ok().filter(|b| (0.0..=1.0).contains(b)).ok_or_else(unknown)?;
-            Ok(Box::new(NoisyBot::new(name.into(), t, b, seed)))
+            Ok(Box::new(NoisyBot::new(name.into(), t, b, seed).generic(generic)))
         }
         (b, None) if b.starts_with("level") => {
             let level = b["level".len()..].parse::<u8>().map_err(|_| unknown())?;
-            levels::level_bot(level, seed, table).ok_or_else(unknown)
+            levels::level_bot_with(level, seed, table, generic).ok_or_else(unknown)
         }
         _ => Err(unknown()),
     }
@@ -292,7 +335,7 @@ impl PerfectBot {
     }
 
     /// Panics with a clear message rather than reading the table out of bounds.
-    fn check(&mut self, rules: &Arc<Rules>) {
+    fn check_rules(&mut self, rules: &Arc<Rules>) {
         let addr = Arc::as_ptr(rules) as usize;
         if addr == self.checked {
             return;
@@ -313,8 +356,28 @@ impl Bot for PerfectBot {
         "perfect".into()
     }
 
-    fn decide(&mut self, game: &Game) -> Action {
-        self.check(game.rules());
+    fn decide(&mut self, game: &AnyGame) -> AnyAction {
+        let Some(game) = game.as_race() else {
+            panic!("{}", BotError::RaceOnly { bot: "perfect".into(), rules: ur_rules::Playable::rule_id(game).into() })
+        };
+        AnyAction::Race(self.decide_race(game))
+    }
+
+    fn check(&self, game: &AnyGame) -> Result<(), BotError> {
+        match game.as_race() {
+            Some(_) => Ok(()),
+            None => Err(BotError::RaceOnly { bot: "perfect".into(), rules: ur_rules::Playable::rule_id(game).into() }),
+        }
+    }
+}
+
+impl PerfectBot {
+    /// The best decision in a race game.
+    ///
+    /// # Panics
+    /// When the table was solved for other rules.
+    pub fn decide_race(&mut self, game: &Game) -> Action {
+        self.check_rules(game.rules());
         let st = game.state();
         match game.phase() {
             Phase::Move => {
@@ -411,7 +474,7 @@ mod tests {
                     continue;
                 }
                 let action = if game.to_move() == perfect_side {
-                    let action = perfect.decide(&game);
+                    let action = decide_race(&mut *perfect, &game);
                     if let (Action::Move(m), Some(t)) = (action, game.throw()) {
                         let best = oracle.move_values(game.state(), &t);
                         assert!(best.iter().all(|&(_, v)| v <= best[0].1));
@@ -420,7 +483,7 @@ mod tests {
                     }
                     action
                 } else {
-                    random.decide(&game)
+                    decide_race(&mut *random, &game)
                 };
                 game.apply(action).unwrap();
             }

@@ -5,18 +5,24 @@
 //! playout to the end of the game. On rules without named pieces the tree
 //! works on [`State`] and playouts are greedy-ish (capture when possible,
 //! else land on a rosette that rolls again, else a random move); with named
-//! pieces it works on [`Game`] clones with random playouts. Seeded and
-//! deterministic for a given seed (with an iteration budget).
+//! pieces it works on [`Game`] clones with random playouts. Any other rule
+//! family is searched on [`AnyGame`] clones through [`Playable`], with
+//! random playouts capped at [`PLAYOUT_CAP`] actions (a capped playout
+//! scores the standing). Seeded and deterministic for a given seed (with an
+//! iteration budget).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use ur_rules::{Action, Choice, Dice, Extra, Game, Move, Phase, Rules, SeededDice, Side, State, Throw};
+use ur_rules::{
+    Action, AnyAction, AnyGame, Choice, Dice, Extra, Game, Move, Phase, Playable, Rules, SeededDice, Side, State, Throw, Turn,
+};
 
 use crate::chance::merged_throws;
 use crate::eval::Evaluator;
+use crate::generic::{open_actions, sample_outcome, worth};
 use crate::Bot;
 
 /// How long a search runs.
@@ -45,6 +51,14 @@ impl Budget {
 pub const DEFAULT_PLAYOUTS: u32 = 2000;
 /// The UCT exploration constant (rewards are 0 or 1).
 const EXPLORE: f64 = 0.8;
+/// Actions (rolls and decisions) a playout of a non-race family plays at
+/// most; a capped playout is scored by the standing.
+pub const PLAYOUT_CAP: u32 = 2000;
+
+/// Light's reward for a game won by `side`.
+fn light_reward(side: Side) -> f64 {
+    f64::from(u8::from(side == Side::Light))
+}
 
 /// What a simulated game waits for.
 enum Kind {
@@ -52,7 +66,8 @@ enum Kind {
     Chance,
     /// A decision by `Side` among this many actions.
     Decide(Side, usize),
-    Over(Side),
+    /// Over, with light's reward (1 won, 0 lost, 0.5 drawn).
+    Over(f64),
 }
 
 /// A game the tree search can step through.
@@ -62,8 +77,8 @@ trait Sim: Clone {
     fn outcomes(&self) -> &[f64];
     fn apply_outcome(&mut self, i: usize);
     fn apply_action(&mut self, i: usize);
-    /// Plays to the end; the winner.
-    fn playout(&self, rng: &mut Xoshiro256PlusPlus) -> Side;
+    /// Plays to the end (or a cap); light's reward.
+    fn playout(&self, rng: &mut Xoshiro256PlusPlus) -> f64;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,7 +186,7 @@ impl Sim for FastSim<'_> {
                 Kind::Decide(self.st.to_move(), n as usize)
             }
             Stage::Extra => Kind::Decide(self.st.to_move(), 2),
-            Stage::Over(w) => Kind::Over(w),
+            Stage::Over(w) => Kind::Over(light_reward(w)),
         }
     }
 
@@ -212,10 +227,10 @@ impl Sim for FastSim<'_> {
         }
     }
 
-    fn playout(&self, rng: &mut Xoshiro256PlusPlus) -> Side {
+    fn playout(&self, rng: &mut Xoshiro256PlusPlus) -> f64 {
         match self.stage {
-            Stage::Over(w) => w,
-            Stage::Start | Stage::Extra => self.ctx.playout(&self.st, rng),
+            Stage::Over(w) => light_reward(w),
+            Stage::Start | Stage::Extra => light_reward(self.ctx.playout(&self.st, rng)),
             Stage::Throw(_) => unreachable!("playouts start at a turn"),
         }
     }
@@ -242,7 +257,7 @@ impl Sim for GameSim {
     fn kind(&self) -> Kind {
         match self.game.phase() {
             Phase::Roll => Kind::Chance,
-            Phase::Over => Kind::Over(self.game.winner().expect("a finished game has a winner")),
+            Phase::Over => Kind::Over(light_reward(self.game.winner().expect("a finished game has a winner"))),
             Phase::Move => Kind::Decide(self.game.to_move(), self.game.legal_moves().len()),
             Phase::Declare | Phase::ExtraRoll => Kind::Decide(self.game.to_move(), self.game.choices().len()),
         }
@@ -261,16 +276,100 @@ impl Sim for GameSim {
         self.game.apply(a).expect("legal actions apply");
     }
 
-    fn playout(&self, rng: &mut Xoshiro256PlusPlus) -> Side {
+    fn playout(&self, rng: &mut Xoshiro256PlusPlus) -> f64 {
         let mut g = self.game.clone();
         let mut dice = SeededDice::new(rng.next_u64());
         loop {
             if let Some(w) = g.play_random(&mut dice, 100_000) {
-                return w;
+                return light_reward(w);
             }
             // A game too long for the cap: keep going (games end with probability 1).
             let _ = dice.throw(g.rules().dice());
         }
+    }
+}
+
+/// A game of any family, on [`AnyGame`] clones.
+#[derive(Clone)]
+struct AnySim {
+    game: AnyGame,
+    /// The outcomes of the roll due, when one is.
+    outcomes: Vec<(u8, f64)>,
+    probs: Vec<f64>,
+}
+
+impl AnySim {
+    fn new(game: AnyGame) -> AnySim {
+        let mut sim = AnySim { game, outcomes: Vec::new(), probs: Vec::new() };
+        sim.refresh();
+        sim
+    }
+
+    /// Reads the outcomes of a roll that is due.
+    fn refresh(&mut self) {
+        if matches!(self.game.turn(), Turn::Roll(_)) {
+            self.outcomes = self.game.outcomes();
+            self.probs = self.outcomes.iter().map(|o| o.1).collect();
+        } else {
+            self.outcomes.clear();
+            self.probs.clear();
+        }
+    }
+}
+
+impl Sim for AnySim {
+    fn kind(&self) -> Kind {
+        match self.game.turn() {
+            Turn::Roll(_) => Kind::Chance,
+            Turn::Decide(side) => Kind::Decide(side, self.game.actions().len()),
+            Turn::Over(_) => Kind::Over(worth(&self.game, Side::Light)),
+        }
+    }
+
+    fn outcomes(&self) -> &[f64] {
+        &self.probs
+    }
+
+    fn apply_outcome(&mut self, i: usize) {
+        let raw = self.outcomes[i].0;
+        if let Err(e) = self.game.roll(raw) {
+            panic!("{}: outcome {raw} refused: {e}", self.game.rule_id());
+        }
+        self.refresh();
+    }
+
+    fn apply_action(&mut self, i: usize) {
+        let a = self.game.actions().swap_remove(i);
+        if let Err(e) = self.game.apply(&a) {
+            panic!("{}: open action {a} refused: {e}", self.game.rule_id());
+        }
+        self.refresh();
+    }
+
+    /// Random play, at most [`PLAYOUT_CAP`] actions; then the standing.
+    fn playout(&self, rng: &mut Xoshiro256PlusPlus) -> f64 {
+        let mut g = self.game.clone();
+        for _ in 0..PLAYOUT_CAP {
+            let ok = match g.turn() {
+                Turn::Over(_) => break,
+                Turn::Roll(_) => {
+                    let raw = sample_outcome(&g.outcomes(), rng);
+                    g.roll(raw).is_ok()
+                }
+                Turn::Decide(_) => {
+                    let mut actions = g.actions();
+                    if actions.is_empty() {
+                        break;
+                    }
+                    let a = actions.swap_remove(rng.gen_range(0..actions.len()));
+                    g.apply(&a).is_ok()
+                }
+            };
+            if !ok {
+                break;
+            }
+        }
+        worth(&g, Side::Light)
     }
 }
 
@@ -300,9 +399,9 @@ impl Tree {
         let mut node = 0u32;
         path.clear();
         path.push(node);
-        let winner = loop {
+        let win = loop {
             match sim.kind() {
-                Kind::Over(w) => break w,
+                Kind::Over(reward) => break reward,
                 Kind::Chance => {
                     let probs = sim.outcomes();
                     let mut x: f64 = rng.gen();
@@ -336,7 +435,6 @@ impl Tree {
                 }
             }
         };
-        let win = f64::from(u8::from(winner == Side::Light));
         for &n in path.iter() {
             let node = &mut self.nodes[n as usize];
             node.visits += 1;
@@ -419,6 +517,7 @@ pub struct MctsBot {
     budget: Budget,
     rng: Xoshiro256PlusPlus,
     ctx: Option<FastCtx>,
+    generic: bool,
 }
 
 impl MctsBot {
@@ -427,8 +526,15 @@ impl MctsBot {
             Budget::Playouts(n) => format!("mcts:{n}"),
             Budget::Time(t) => format!("mcts:{}ms", t.as_millis()),
         };
-        MctsBot { name, budget, rng: Xoshiro256PlusPlus::seed_from_u64(seed), ctx: None }
+        MctsBot { name, budget, rng: Xoshiro256PlusPlus::seed_from_u64(seed), ctx: None, generic: false }
     }
+
+    /// Plays race sets through the generic code too (tests, comparisons).
+    pub fn generic(mut self, on: bool) -> Self {
+        self.generic = on;
+        self
+    }
+
 }
 
 impl Bot for MctsBot {
@@ -436,7 +542,23 @@ impl Bot for MctsBot {
         self.name.clone()
     }
 
-    fn decide(&mut self, game: &Game) -> Action {
+    fn decide(&mut self, game: &AnyGame) -> AnyAction {
+        if let Some(g) = game.as_race().filter(|_| !self.generic) {
+            return AnyAction::Race(self.decide_race(g));
+        }
+        let (side, actions) = open_actions(game);
+        if actions.len() == 1 {
+            return actions[0].clone();
+        }
+        let sim = AnySim::new(game.clone());
+        let i = search(&sim, side, self.budget, &mut self.rng);
+        actions[i].clone()
+    }
+}
+
+impl MctsBot {
+    /// The search's decision in a race game.
+    pub fn decide_race(&mut self, game: &Game) -> Action {
         let side = game.to_move();
         let actions: Vec<Action> = match game.phase() {
             Phase::Move => game.legal_moves().iter().map(|&m| Action::Move(m)).collect(),

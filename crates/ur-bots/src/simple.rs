@@ -1,20 +1,32 @@
 //! The simple bots: uniformly random, and a one-move heuristic.
+//!
+//! On race sets the heuristic knows the race (captures, rosettes); on other
+//! families it maximises [`ur_rules::Playable::standing`] one move ahead.
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use ur_rules::{Action, Choice, Game, Move, Phase};
+use ur_rules::{Action, AnyAction, AnyGame, Choice, Game, Move, Phase};
 
+use crate::generic::{one_move_values, open_actions};
 use crate::Bot;
 
 /// Plays uniformly at random among the legal decisions.
 pub struct RandomBot {
     rng: Xoshiro256PlusPlus,
+    generic: bool,
 }
 
 impl RandomBot {
     pub fn new(seed: u64) -> Self {
-        RandomBot { rng: Xoshiro256PlusPlus::seed_from_u64(seed) }
+        RandomBot { rng: Xoshiro256PlusPlus::seed_from_u64(seed), generic: false }
     }
+
+    /// Plays race sets through the generic code too (tests, comparisons).
+    pub fn generic(mut self, on: bool) -> Self {
+        self.generic = on;
+        self
+    }
+
 }
 
 impl Bot for RandomBot {
@@ -22,7 +34,18 @@ impl Bot for RandomBot {
         "random".into()
     }
 
-    fn decide(&mut self, game: &Game) -> Action {
+    fn decide(&mut self, game: &AnyGame) -> AnyAction {
+        if let Some(g) = game.as_race().filter(|_| !self.generic) {
+            return AnyAction::Race(self.decide_race(g));
+        }
+        let (_, actions) = open_actions(game);
+        actions[self.rng.gen_range(0..actions.len())].clone()
+    }
+}
+
+impl RandomBot {
+    /// A uniformly random decision in a race game.
+    pub fn decide_race(&mut self, game: &Game) -> Action {
         match game.phase() {
             Phase::Move => {
                 let legal = game.legal_moves();
@@ -41,12 +64,20 @@ impl Bot for RandomBot {
 /// advance the piece furthest behind; always takes extra rolls; ties broken at random.
 pub struct GreedyBot {
     rng: Xoshiro256PlusPlus,
+    generic: bool,
 }
 
 impl GreedyBot {
     pub fn new(seed: u64) -> Self {
-        GreedyBot { rng: Xoshiro256PlusPlus::seed_from_u64(seed) }
+        GreedyBot { rng: Xoshiro256PlusPlus::seed_from_u64(seed), generic: false }
     }
+
+    /// Plays race sets through the generic code too (tests, comparisons).
+    pub fn generic(mut self, on: bool) -> Self {
+        self.generic = on;
+        self
+    }
+
 
     fn score(game: &Game, mv: Move) -> i32 {
         let rules = game.rules();
@@ -81,7 +112,21 @@ impl Bot for GreedyBot {
         "greedy".into()
     }
 
-    fn decide(&mut self, game: &Game) -> Action {
+    fn decide(&mut self, game: &AnyGame) -> AnyAction {
+        if let Some(g) = game.as_race().filter(|_| !self.generic) {
+            return AnyAction::Race(self.decide_race(g));
+        }
+        // One move ahead by standing; ties broken at random.
+        let values = one_move_values(game);
+        let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+        let top: Vec<&AnyAction> = values.iter().filter(|v| v.1 >= best - 1e-12).map(|v| &v.0).collect();
+        top[self.rng.gen_range(0..top.len())].clone()
+    }
+}
+
+impl GreedyBot {
+    /// The heuristic decision in a race game.
+    pub fn decide_race(&mut self, game: &Game) -> Action {
         match game.phase() {
             Phase::Move => {
                 let legal = game.legal_moves();

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use ur_bots::{make_bot, make_bot_with_table, Bot, Oracle};
+use ur_bots::{decide_race, make_bot, make_bot_with_table, Bot, Oracle};
 use ur_rules::{Action, Dice, Game, OptionValue, Options, Phase, RuleSetFile, Rules, SeededDice, Side};
 
 /// Every built-in rule set with its default options, plus the options that
@@ -62,7 +62,7 @@ fn ask_everywhere(rules: &Arc<Rules>, bots: &mut [Box<dyn Bot>], games: u64, eve
             if k != 0 || decisions % every == 0 {
                 seen[k] += 1;
                 for bot in bots.iter_mut() {
-                    let a = bot.decide(&game);
+                    let a = decide_race(&mut **bot, &game);
                     assert!(legal(&game, a), "{} on {}: {a:?} is not legal in {phase:?} (legal {:?}, choices {:?})", bot.name(), rules.id(), game.legal_moves(), game.choices());
                 }
             }
@@ -117,8 +117,8 @@ fn play(rules: &Arc<Rules>, light: &mut dyn Bot, dark: &mut dyn Bot, seed: u64) 
         assert!(n < 100_000, "{}: the game does not end", rules.id());
         let action = match game.phase() {
             Phase::Roll => Action::Roll(dice.throw(rules.dice())),
-            _ if game.to_move() == Side::Light => light.decide(&game),
-            _ => dark.decide(&game),
+            _ if game.to_move() == Side::Light => decide_race(light, &game),
+            _ => decide_race(dark, &game),
         };
         game.apply(action).unwrap_or_else(|e| panic!("{} on {}: {e}", if game.to_move() == Side::Light { light.name() } else { dark.name() }, rules.id()));
     }
@@ -175,8 +175,8 @@ fn level5_plays_from_a_table_only_for_its_rules() {
             game.roll(dice.throw(rules.dice())).unwrap();
             continue;
         }
-        let a = level5.decide(&game);
-        assert_eq!(a, perfect.decide(&game));
+        let a = decide_race(&mut *level5, &game);
+        assert_eq!(a, decide_race(&mut *perfect, &game));
         checked += 1;
         game.apply(a).unwrap();
     }

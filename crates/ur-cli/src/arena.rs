@@ -7,6 +7,11 @@
 //! the same for every thread count. With paired dice (the default) games
 //! 2k and 2k+1 of a pair throw the same dice sequence with the bots' colours
 //! swapped, which cancels much of the luck of the dice.
+//!
+//! Games of any rule family are played through [`AnyGame`]: race sets throw
+//! their dice as before; the other families draw each roll from the game's
+//! outcomes with a seeded generator, so paired games draw the same sequence
+//! of random numbers.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -18,10 +23,11 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
+use ur_bots::generic::sample_outcome;
 use ur_bots::{make_bot_with_table, Bot, Oracle};
-use ur_rules::{Dice, Game, Phase, Rules, SeededDice, Side};
+use ur_rules::{AnyGame, Dice, Family, Options, Playable, Rules, SeededDice, Side, Turn};
 
-use crate::eval_cmd::LoadedTable;
+use crate::eval_cmd::{rules_with_table, LoadedTable};
 use crate::rules_arg::RulesArgs;
 
 /// z for a two-sided 95% interval.
@@ -127,50 +133,83 @@ pub fn make_bot(name: &str, seed: u64, oracle: Option<&Oracle>) -> Result<Box<dy
     make_bot_with_table(name, seed, oracle).map_err(|e| anyhow!("{e}"))
 }
 
-/// Loads the rules for `args`; with a table, checks the table against them
-/// (taking the table's options when the rule set is the table's and none are given).
-fn load_rules(args: &RulesArgs, table: Option<&PathBuf>) -> Result<(Arc<Rules>, Option<Oracle>)> {
-    let loaded = args.load()?;
-    let Some(path) = table else { return Ok((Arc::new(loaded.rules), None)) };
-    let table = LoadedTable::open(path)?;
-    let header = &table.table.header;
-    let rules = if loaded.rules.id() == header.rules_id && args.pieces.is_none() && args.options.is_empty() {
-        Rules::from_file(&loaded.file, &header.options).unwrap_or(loaded.rules)
-    } else {
-        loaded.rules
-    };
-    let rules = Arc::new(rules);
-    let oracle = table.oracle(rules.clone())?;
-    Ok((rules, Some(oracle)))
+/// What every game of an arena starts from.
+pub struct Start {
+    /// The game at its start, light to move first.
+    pub game: AnyGame,
+    /// The rule-set id and options, for reports.
+    pub rules: String,
+    pub options: Options,
+    pub oracle: Option<Oracle>,
 }
 
-/// Plays one game between `light` and `dark`, light first, with `dice`.
-/// Returns the winner (None at the action cap) and the number of actions.
+/// Loads the game for `args`; with a table, checks the table against the rules
+/// (taking the table's options when the rule set is the table's and none are given).
+fn load_start(args: &RulesArgs, table: Option<&PathBuf>) -> Result<Start> {
+    if args.family() != Family::Race {
+        if table.is_some() {
+            bail!("--table is for race rule sets only (tables are solved by `ur solve`); '{}' is not one", args.rules);
+        }
+        let game = args.new_game(Side::Light)?;
+        return Ok(Start { game, rules: args.rules.clone(), options: args.given_options()?, oracle: None });
+    }
+    let (rules, oracle) = match table {
+        None => (Arc::new(args.load()?.rules), None),
+        Some(path) => {
+            let table = LoadedTable::open(path)?;
+            let rules = rules_with_table(&table, Some(&args.rules), args.rules_file.as_deref(), args.pieces, &args.options)?;
+            let rules = Arc::new(rules);
+            let oracle = table.oracle(rules.clone())?;
+            (rules, Some(oracle))
+        }
+    };
+    Ok(Start {
+        game: AnyGame::Race(ur_rules::Game::new(rules.clone(), Side::Light)),
+        rules: rules.id().to_string(),
+        options: rules.options.clone(),
+        oracle,
+    })
+}
+
+/// The raw outcome of the roll `game` waits for: a race set throws its own
+/// dice; any other family draws from the game's outcomes with the same generator.
+pub fn throw(dice: &mut SeededDice, game: &AnyGame) -> u8 {
+    match game.as_race() {
+        Some(g) => dice.throw(g.rules().dice()),
+        None => sample_outcome(&game.outcomes(), dice.rng()),
+    }
+}
+
+/// Plays one game between `light` and `dark` from `start`, with `dice`.
+/// Returns the winner (None at the action cap or a drawn game) and the number of actions.
 ///
 /// # Errors
-/// A bot chose an action the game refused.
+/// A bot chose an action the game refused, or the dice an outcome it refused.
 pub fn play_game(
-    rules: &Arc<Rules>,
+    start: &AnyGame,
     players: &mut [Box<dyn Bot>; 2],
     dice: &mut SeededDice,
     max_actions: u64,
 ) -> Result<(Option<Side>, u64)> {
-    let mut game = Game::new(rules.clone(), Side::Light);
+    let mut game = start.clone();
     let mut actions = 0;
-    while game.phase() != Phase::Over {
-        if actions >= max_actions {
-            return Ok((None, actions));
-        }
+    loop {
+        let side = match game.turn() {
+            Turn::Over(winner) => return Ok((winner, actions)),
+            _ if actions >= max_actions => return Ok((None, actions)),
+            Turn::Roll(_) => {
+                actions += 1;
+                let raw = throw(dice, &game);
+                game.roll(raw).map_err(|e| anyhow!("the dice showed {raw}, which {} refused: {e}", game.rule_id()))?;
+                continue;
+            }
+            Turn::Decide(side) => side,
+        };
         actions += 1;
-        if game.phase() == Phase::Roll {
-            game.roll(dice.throw(rules.dice()))?;
-            continue;
-        }
-        let bot = &mut players[game.to_move().index()];
+        let bot = &mut players[side.index()];
         let action = bot.decide(&game);
-        game.apply(action).with_context(|| format!("the {} bot chose {action:?}, which the game refused", bot.name()))?;
+        game.apply(&action).with_context(|| format!("the {} bot chose {action}, which the game refused", bot.name()))?;
     }
-    Ok((game.winner(), actions))
 }
 
 #[derive(Serialize)]
@@ -239,10 +278,11 @@ impl ArenaCmd {
         if self.max_actions == 0 {
             bail!("--max-actions must be at least 1");
         }
-        let (rules, oracle) = load_rules(&self.rules, self.table.as_ref())?;
+        let start = load_start(&self.rules, self.table.as_ref())?;
+        let oracle = start.oracle.clone();
         // Every bot once, for errors before any game.
         for n in &names {
-            make_bot(n, 0, oracle.as_ref())?;
+            make_bot(n, 0, oracle.as_ref())?.check(&start.game).map_err(|e| anyhow!("{e}"))?;
         }
         let paired = !self.no_paired_dice;
         let k = names.len();
@@ -265,7 +305,7 @@ impl ArenaCmd {
         let results: Result<Vec<Outcome>> = pool.install(|| {
             jobs.par_iter()
                 .map(|job| {
-                    let out = play_job(&rules, &names, oracle.as_ref(), seed, paired, max_actions, job);
+                    let out = play_job(&start.game, &names, oracle.as_ref(), seed, paired, max_actions, job);
                     bar.inc(1);
                     out
                 })
@@ -275,7 +315,7 @@ impl ArenaCmd {
         let secs = started.elapsed().as_secs_f64();
         let results = results?;
 
-        let report = self.report(&rules, &names, &pairs, &results, paired);
+        let report = self.report(&start, &names, &pairs, &results, paired);
         let total = results.len() as u64;
         let speed = format!(
             "{total} games in {secs:.2} s: {:.0} games/s on {threads} thread{}",
@@ -292,7 +332,7 @@ impl ArenaCmd {
         Ok(())
     }
 
-    fn report(&self, rules: &Rules, names: &[String], pairs: &[(usize, usize)], results: &[Outcome], paired: bool) -> Report {
+    fn report(&self, start: &Start, names: &[String], pairs: &[(usize, usize)], results: &[Outcome], paired: bool) -> Report {
         let n = self.games;
         let mut reports = Vec::new();
         let mut bt = Vec::new();
@@ -323,8 +363,8 @@ impl ArenaCmd {
             names.iter().zip(fit).map(|(bot, (elo, ci95))| EloEntry { bot: bot.clone(), elo: round2(elo), ci95: round2(ci95) }).collect();
         elo.sort_by(|a, b| b.elo.total_cmp(&a.elo));
         Report {
-            rules: rules.id().to_string(),
-            options: rules.options.clone(),
+            rules: start.rules.clone(),
+            options: start.options.clone(),
             bots: names.to_vec(),
             games_per_pair: n,
             games: results.len() as u64,
@@ -345,7 +385,7 @@ fn round2(x: f64) -> f64 {
 
 /// Plays one game of the round robin, fixed by the seed, the pair and the game number.
 fn play_job(
-    rules: &Arc<Rules>,
+    start: &AnyGame,
     names: &[String],
     oracle: Option<&Oracle>,
     seed: u64,
@@ -361,7 +401,7 @@ fn play_job(
     // The first bot of the pair plays light (and moves first) in even games.
     let a_light = g % 2 == 0;
     let mut players = if a_light { [a, b] } else { [b, a] };
-    let (winner, actions) = play_game(rules, &mut players, &mut dice, max_actions)
+    let (winner, actions) = play_game(start, &mut players, &mut dice, max_actions)
         .with_context(|| format!("{} against {}, game {} of the pair", names[job.i], names[job.j], g + 1))?;
     Ok(Outcome {
         winner: winner.map(|w| usize::from((w == Side::Light) != a_light)),

@@ -66,6 +66,47 @@ impl LoadedTable {
     }
 }
 
+/// Refuses a rule set beyond the race for a command that needs a solved
+/// table (tables are for race sets only).
+///
+/// # Errors
+/// The rule set is of another family.
+pub fn race_only(id: &str, cmd: &str) -> Result<()> {
+    match ur_rules::family_of(id) {
+        Some(f) if f != ur_rules::Family::Race => {
+            bail!("{cmd} needs a solved table, and tables exist for race rule sets only; '{id}' is of the {f:?} family")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The rules a command with a table works under: those named by a rule-set
+/// id or file, `--pieces` and `--option` (when the rule set is the table's and
+/// no option is given, with the table's options), else the table's own.
+/// `eval`, `hint`, `regret` and `arena` share it.
+///
+/// # Errors
+/// An unknown rule set, a bad option, or a table for a rule set that is not built in.
+pub fn rules_with_table(
+    table: &LoadedTable,
+    id: Option<&str>,
+    file: Option<&Path>,
+    pieces: Option<u8>,
+    options: &[String],
+) -> Result<Rules> {
+    let given = id.is_some() || file.is_some() || pieces.is_some() || !options.is_empty();
+    if !given {
+        return table.header_rules();
+    }
+    let header = &table.table.header;
+    let loaded = rules_arg::load(Some(id.unwrap_or(&header.rules_id)), file, pieces, options)?;
+    if loaded.rules.id() == header.rules_id && pieces.is_none() && options.is_empty() {
+        Ok(Rules::from_file(&loaded.file, &header.options).unwrap_or(loaded.rules))
+    } else {
+        Ok(loaded.rules)
+    }
+}
+
 /// The table, the rules and the position `eval` and `hint` work on.
 #[derive(Args, Debug)]
 pub struct TableArgs {
@@ -109,21 +150,8 @@ impl TableArgs {
             );
         };
         let table = LoadedTable::open(path)?;
-        let given = self.rules.is_some() || self.rules_file.is_some() || self.pieces.is_some() || !self.options.is_empty();
-        let rules = if given {
-            let header = &table.table.header;
-            let id = self.rules.as_deref().unwrap_or(&header.rules_id);
-            let loaded = rules_arg::load(Some(id), self.rules_file.as_deref(), self.pieces, &self.options)?;
-            // The same rule set without options given: the table's options.
-            let same_set = loaded.rules.id() == header.rules_id;
-            if same_set && self.pieces.is_none() && self.options.is_empty() {
-                Rules::from_file(&loaded.file, &header.options).unwrap_or(loaded.rules)
-            } else {
-                loaded.rules
-            }
-        } else {
-            table.header_rules()?
-        };
+        let rules =
+            rules_with_table(&table, self.rules.as_deref(), self.rules_file.as_deref(), self.pieces, &self.options)?;
         let rules = Arc::new(rules);
         let oracle = table.oracle(rules.clone())?;
         let state = match &self.position {

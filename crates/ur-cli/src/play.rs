@@ -265,7 +265,7 @@ impl<R: BufRead> Session<'_, R> {
                 Phase::Roll => self.roll(&name)?,
                 _ => {
                     let action = match &mut self.players[side.index()] {
-                        Player::Bot(bot) => bot.decide(self.game),
+                        Player::Bot(bot) => ur_bots::decide_race(&mut **bot, self.game),
                         Player::Human => match self.ask()? {
                             Some(a) => a,
                             None => return Ok(false),

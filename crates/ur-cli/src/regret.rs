@@ -16,11 +16,10 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use serde::Serialize;
 use ur_bots::{Bot, Oracle};
-use ur_rules::{Action, Choice, Dice, Game, Phase, Rules, SeededDice, Side};
+use ur_rules::{Action, AnyAction, AnyGame, Choice, Dice, Game, Phase, Rules, SeededDice, Side};
 
 use crate::arena::{derive_seed, describe_rules, make_bot, progress_bar, Z95};
-use crate::eval_cmd::LoadedTable;
-use crate::rules_arg;
+use crate::eval_cmd::{race_only, rules_with_table, LoadedTable};
 
 #[derive(Args, Debug)]
 pub struct RegretCmd {
@@ -94,19 +93,13 @@ impl RegretCmd {
             );
         };
         let table = LoadedTable::open(path)?;
-        let given = self.rules.is_some() || self.rules_file.is_some() || self.pieces.is_some() || !self.options.is_empty();
-        let rules = if given {
-            let header = &table.table.header;
-            let id = self.rules.as_deref().unwrap_or(&header.rules_id);
-            let loaded = rules_arg::load(Some(id), self.rules_file.as_deref(), self.pieces, &self.options)?;
-            if loaded.rules.id() == header.rules_id && self.pieces.is_none() && self.options.is_empty() {
-                Rules::from_file(&loaded.file, &header.options).unwrap_or(loaded.rules)
-            } else {
-                loaded.rules
+        if self.rules_file.is_none() {
+            if let Some(id) = &self.rules {
+                race_only(id, "ur regret")?;
             }
-        } else {
-            table.header_rules()?
-        };
+        }
+        let rules =
+            rules_with_table(&table, self.rules.as_deref(), self.rules_file.as_deref(), self.pieces, &self.options)?;
         Ok(table.oracle(Arc::new(rules))?)
     }
 
@@ -134,13 +127,17 @@ impl RegretCmd {
             let mut dice = SeededDice::new(seed(0));
             let mut measured = make_bot(&self.bot, seed(1), Some(&oracle))?;
             let mut players = [make_bot(sampler, seed(2), Some(&oracle))?, make_bot(sampler, seed(3), Some(&oracle))?];
-            let mut game = Game::new(rules.clone(), Side::Light);
+            let mut any = AnyGame::Race(Game::new(rules.clone(), Side::Light));
             let mut cluster = (0.0, 0u64);
             let mut actions = 0;
-            while game.phase() != Phase::Over && actions < self.max_actions && stats.decisions < self.positions {
+            loop {
+                let game = any.as_race().expect("regret plays race games");
+                if game.phase() == Phase::Over || actions >= self.max_actions || stats.decisions >= self.positions {
+                    break;
+                }
                 actions += 1;
                 if game.phase() == Phase::Roll {
-                    game.roll(dice.throw(rules.dice()))?;
+                    any.as_race_mut().expect("a race game").roll(dice.throw(rules.dice()))?;
                     continue;
                 }
                 let side = game.to_move().index();
@@ -152,9 +149,9 @@ impl RegretCmd {
                 let action = if real {
                     let bot: &mut Box<dyn Bot> = if self_play { &mut players[side] } else { &mut measured };
                     let t = Instant::now();
-                    let chosen = bot.decide(&game);
+                    let chosen = race_action(bot.decide(&any))?;
                     stats.think += t.elapsed();
-                    let r = regret(&oracle, &game, chosen).with_context(|| format!("the {} bot chose {chosen:?}", self.bot))?;
+                    let r = regret(&oracle, game, chosen).with_context(|| format!("the {} bot chose {chosen:?}", self.bot))?;
                     stats.add(r, game.phase() == Phase::ExtraRoll);
                     cluster.0 += r;
                     cluster.1 += 1;
@@ -162,13 +159,13 @@ impl RegretCmd {
                     if self_play {
                         chosen
                     } else {
-                        players[side].decide(&game)
+                        race_action(players[side].decide(&any))?
                     }
                 } else {
-                    players[side].decide(&game)
+                    race_action(players[side].decide(&any))?
                 };
                 let name = players[side].name();
-                game.apply(action).with_context(|| format!("the {name} bot chose {action:?}, which the game refused"))?;
+                any.as_race_mut().expect("a race game").apply(action).with_context(|| format!("the {name} bot chose {action:?}, which the game refused"))?;
             }
             if cluster.1 > 0 {
                 stats.clusters.push(cluster);
@@ -192,6 +189,11 @@ impl RegretCmd {
         }
         Ok(())
     }
+}
+
+/// The race action a bot chose in a race game.
+fn race_action(action: AnyAction) -> Result<Action> {
+    action.as_race().copied().ok_or_else(|| anyhow!("a bot answered a race game with {action}, not a race action"))
 }
 
 /// The best value among the choices open in `game` minus the value of `chosen`.

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use ur_rules::{OptionValue, Options, RuleSetFile, Rules};
+use ur_rules::{family_of, AnyGame, Family, OptionValue, Options, RuleSetFile, Rules, Side};
 
 /// Rule-set selection shared by every command that plays.
 #[derive(Args, Debug, Clone)]
@@ -34,6 +34,39 @@ pub struct LoadedRules {
 }
 
 impl RulesArgs {
+    /// The family of the rule set these arguments name (a rule-set file is a race).
+    pub fn family(&self) -> Family {
+        match &self.rules_file {
+            Some(_) => Family::Race,
+            None => family_of(&self.rules).unwrap_or(Family::Race),
+        }
+    }
+
+    /// The options given (`--option` and `--pieces`), for the families beyond the race.
+    ///
+    /// # Errors
+    /// A malformed `NAME=VALUE` pair.
+    pub fn given_options(&self) -> Result<Options> {
+        let mut options = parse_options(&self.options)?;
+        if let Some(n) = self.pieces {
+            options.insert("pieces".into(), OptionValue::Int(i64::from(n)));
+        }
+        Ok(options)
+    }
+
+    /// A new game of a rule set of any family, `first` to move.
+    ///
+    /// # Errors
+    /// An unknown rule set, a bad option or an invalid rule-set file.
+    pub fn new_game(&self, first: Side) -> Result<AnyGame> {
+        if self.family() == Family::Race {
+            let loaded = self.load()?;
+            return Ok(AnyGame::Race(ur_rules::Game::new(loaded.rules.into(), first)));
+        }
+        let options = self.given_options()?;
+        AnyGame::new(&self.rules, &options, first).with_context(|| format!("rule set '{}'", self.rules))
+    }
+
     /// Loads the rules these arguments name.
     ///
     /// # Errors

@@ -123,6 +123,17 @@ pub enum AnyAction {
     Race(Action),
 }
 
+impl AnyAction {
+    /// The race action, for the race-only tools.
+    #[allow(unreachable_patterns)]
+    pub fn as_race(&self) -> Option<&Action> {
+        match self {
+            AnyAction::Race(a) => Some(a),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for AnyAction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -155,6 +166,15 @@ impl AnyGame {
     pub fn as_race(&self) -> Option<&Game> {
         match self {
             AnyGame::Race(g) => Some(g),
+        }
+    }
+
+    /// The race game, mutable (rolls with their reports, records).
+    #[allow(unreachable_patterns)]
+    pub fn as_race_mut(&mut self) -> Option<&mut Game> {
+        match self {
+            AnyGame::Race(g) => Some(g),
+            _ => None,
         }
     }
 

@@ -1,0 +1,164 @@
+//! Bots for any rule family, through [`Playable`] only.
+//!
+//! The race sets have fast paths on `State` and a learned evaluation; the
+//! other families (Ben's rules, the tower games, ...) are played here from
+//! what every family offers: the open actions, the dice outcomes with their
+//! probabilities, and a heuristic [`Playable::standing`] in `[0, 1]`.
+
+use std::time::Instant;
+
+use rand::Rng;
+use ur_rules::{AnyAction, AnyGame, Playable, Side, Turn};
+
+/// The side that decides now.
+///
+/// # Panics
+/// When the game does not wait for a decision.
+pub fn decider(game: &AnyGame) -> Side {
+    match game.turn() {
+        Turn::Decide(side) => side,
+        t => panic!("bot asked to decide while the game waits for {t:?}"),
+    }
+}
+
+/// The open actions.
+///
+/// # Panics
+/// When the game does not wait for a decision.
+pub fn open_actions(game: &AnyGame) -> (Side, Vec<AnyAction>) {
+    let side = decider(game);
+    let actions = game.actions();
+    assert!(!actions.is_empty(), "{}: no open action in a decision", game.rule_id());
+    (side, actions)
+}
+
+/// The worth of a finished or unfinished game to `side`: 1 won, 0 lost,
+/// 0.5 drawn, else its standing.
+pub fn worth(game: &AnyGame, side: Side) -> f64 {
+    match game.turn() {
+        Turn::Over(Some(w)) => f64::from(u8::from(w == side)),
+        Turn::Over(None) => 0.5,
+        _ => game.standing(side).clamp(0.0, 1.0),
+    }
+}
+
+/// The game after `action` (a legal action).
+pub fn after(game: &AnyGame, action: &AnyAction) -> AnyGame {
+    let mut child = game.clone();
+    if let Err(e) = child.apply(action) {
+        panic!("{}: open action {action} refused: {e}", game.rule_id());
+    }
+    child
+}
+
+/// Draws a raw outcome from `outcomes` (probabilities summing to 1).
+pub fn sample_outcome(outcomes: &[(u8, f64)], rng: &mut impl Rng) -> u8 {
+    let mut x: f64 = rng.gen();
+    for &(raw, p) in outcomes {
+        if x < p {
+            return raw;
+        }
+        x -= p;
+    }
+    outcomes.last().map_or(0, |o| o.0)
+}
+
+/// Every open action with the mover's standing after it (one-move lookahead).
+pub fn one_move_values(game: &AnyGame) -> Vec<(AnyAction, f64)> {
+    let (me, actions) = open_actions(game);
+    actions
+        .into_iter()
+        .map(|a| {
+            let v = worth(&after(game, &a), me);
+            (a, v)
+        })
+        .collect()
+}
+
+/// Decisions in a row (without a roll between them) a search follows before
+/// it stops and scores the position: bounds families with long decision chains.
+const MAX_CHAIN: u32 = 8;
+
+/// Depth-limited expectiminimax on [`AnyGame`] clones. Depth counts rolls as
+/// in the race search: depth 1 scores each action by the standing where the
+/// next roll is due; each further unit adds one roll and the decisions after it.
+pub struct GenericSearch {
+    pub nodes: u64,
+    pub deadline: Option<Instant>,
+    pub stopped: bool,
+}
+
+impl GenericSearch {
+    pub fn new(deadline: Option<Instant>) -> GenericSearch {
+        GenericSearch { nodes: 0, deadline, stopped: false }
+    }
+
+    /// Every open action with its value for the mover, `depth` rolls deep.
+    pub fn action_values(&mut self, game: &AnyGame, depth: u32) -> Vec<(AnyAction, f64)> {
+        let (me, actions) = open_actions(game);
+        actions
+            .into_iter()
+            .map(|a| {
+                let v = self.value(&after(game, &a), depth.saturating_sub(1), me, 1);
+                (a, v)
+            })
+            .collect()
+    }
+
+    /// The value of `g` to `me`: `rolls` more rolls to expand, after `chain`
+    /// decisions in a row.
+    fn value(&mut self, g: &AnyGame, rolls: u32, me: Side, chain: u32) -> f64 {
+        self.nodes += 1;
+        if self.nodes & 63 == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.stopped = true;
+                }
+            }
+        }
+        if self.stopped {
+            return worth(g, me);
+        }
+        match g.turn() {
+            Turn::Over(_) => worth(g, me),
+            Turn::Roll(_) if rolls == 0 => worth(g, me),
+            Turn::Roll(_) => {
+                let mut sum = 0.0;
+                for (raw, p) in g.outcomes() {
+                    if p <= 0.0 {
+                        continue;
+                    }
+                    let mut child = g.clone();
+                    if child.roll(raw).is_err() {
+                        continue;
+                    }
+                    sum += p * self.value(&child, rolls - 1, me, 0);
+                }
+                sum
+            }
+            Turn::Decide(side) => {
+                if chain >= MAX_CHAIN {
+                    return worth(g, me);
+                }
+                let maximise = side == me;
+                let mut best = if maximise { 0.0f64 } else { 1.0f64 };
+                for a in g.actions() {
+                    let v = self.value(&after(g, &a), rolls, me, chain + 1);
+                    best = if maximise { best.max(v) } else { best.min(v) };
+                }
+                best
+            }
+        }
+    }
+}
+
+/// The first best of `values` (ties: the earliest).
+pub fn first_best(values: &[(AnyAction, f64)]) -> AnyAction {
+    let mut best = &values[0];
+    for v in &values[1..] {
+        if v.1 > best.1 {
+            best = v;
+        }
+    }
+    best.0.clone()
+}
