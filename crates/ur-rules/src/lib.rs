@@ -14,6 +14,7 @@
 //! assert!(game.winner().is_some());
 //! ```
 
+pub mod any_record;
 pub mod board;
 pub mod dice;
 pub mod family;
@@ -27,6 +28,7 @@ pub mod spec;
 
 use serde::{Deserialize, Serialize};
 
+pub use any_record::{AnyRecord, AnyRecordError, AnyRecorder, Step};
 pub use board::{Board, Cell};
 pub use dice::{Dice, DiceModel, Extra, SeededDice, Throw};
 pub use family::{family_of, family_rule_sets, AnyAction, AnyGame, Family, FamilyOption, FamilyRuleSet, Playable, PlayError, Turn};
