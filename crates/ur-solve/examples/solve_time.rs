@@ -3,7 +3,18 @@
 use std::time::Instant;
 
 use ur_rules::{OptionValue, Options, Rules, Side, State};
-use ur_solve::{solve, Indexer, Silent, SolveConfig, Values};
+use ur_solve::{solve, Indexer, Layer, Progress, SolveConfig, Values};
+
+/// With `SOLVE_TRACE` set, prints every sweep's change.
+struct Trace(bool);
+impl Progress for Trace {
+    fn sweep(&self, layers: &[Layer], sweep: u32, change: f64) {
+        if self.0 {
+            let l: Vec<String> = layers.iter().map(|l| format!("{}/{} ({})", l.mine, l.theirs, l.len)).collect();
+            eprintln!("{} sweep {sweep} change {change:.2e}", l.join(" "));
+        }
+    }
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -15,7 +26,7 @@ fn main() {
     let started = Instant::now();
     let index = Indexer::new(&rules).expect("solvable");
     let cfg = SolveConfig { threads, ..SolveConfig::default() };
-    let sol = solve(&rules, &index, &cfg, &Silent).expect("solves");
+    let sol = solve(&rules, &index, &cfg, &Trace(std::env::var_os("SOLVE_TRACE").is_some())).expect("solves");
     let p = sol.get(index.rank(&State::start(&rules, Side::Light)));
     if let Some(out) = args.get(4) {
         let encoding = ur_solve::Encoding::U16;

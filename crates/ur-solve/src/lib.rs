@@ -18,7 +18,7 @@
 
 mod bits;
 pub mod index;
-mod policy;
+mod operator;
 pub mod rgu;
 mod slots;
 pub mod solve;

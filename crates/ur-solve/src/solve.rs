@@ -4,10 +4,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use ur_rules::{Extra, Move, Rules, Side, State, Throw};
+use ur_rules::{Extra, Move, Rules, State, Throw};
 
 use crate::index::{Indexer, Layer};
-use crate::policy::Policy;
+use crate::operator::Operator;
 use crate::SolveError;
 
 /// Win probabilities of the side to move, by index.
@@ -90,33 +90,40 @@ impl<'a> Bellman<'a> {
     /// As [`Bellman::after_move`], also naming the position the value comes from.
     #[inline]
     pub(crate) fn after_move_target(&self, st: &State, throw: &Throw, mv: Move, v: &(impl Values + ?Sized)) -> (f64, Target) {
+        let value = |t: Target| match t {
+            Target::Won => 1.0,
+            Target::Stay(i) => v.get(i),
+            Target::Flip(i) => 1.0 - v.get(i),
+        };
+        let [first, second] = self.move_targets(st, throw, mv);
+        let first = first.expect("a move leads somewhere");
+        let best = (value(first), first);
+        match second {
+            Some(t) if value(t) > best.0 => (value(t), t),
+            _ => best,
+        }
+    }
+
+    /// Where a move can lead: one position, or two when the mover may take
+    /// an optional extra roll (stay) or end the turn (flip).
+    #[inline]
+    pub(crate) fn move_targets(&self, st: &State, throw: &Throw, mv: Move) -> [Option<Target>; 2] {
         let me = st.to_move();
         let mut next = *st;
         let effect = self.rules.apply_unchecked(&mut next, throw, mv);
         if next.off(me) == self.rules.pieces() {
-            return (1.0, Target::Won);
+            return [Some(Target::Won), None];
         }
-        let stay = |next: &State| {
-            let i = self.index.rank(next);
-            (v.get(i), Target::Stay(i))
-        };
-        let pass = |next: &State| {
+        let stay = |next: &State| Target::Stay(self.index.rank(next));
+        let flip = |next: &State| {
             let mut other = *next;
             other.set_to_move(me.other());
-            let i = self.index.rank(&other);
-            (1.0 - v.get(i), Target::Flip(i))
+            Target::Flip(self.index.rank(&other))
         };
         match effect.extra {
-            Extra::Auto => stay(&next),
-            Extra::None => pass(&next),
-            Extra::Optional => {
-                let (a, b) = (stay(&next), pass(&next));
-                if a.0 >= b.0 {
-                    a
-                } else {
-                    b
-                }
-            }
+            Extra::Auto => [Some(stay(&next)), None],
+            Extra::None => [Some(flip(&next)), None],
+            Extra::Optional => [Some(stay(&next)), Some(flip(&next))],
         }
     }
 
@@ -191,10 +198,10 @@ impl Values for Solution {
 }
 
 /// Bytes of memory a solve needs: one f64 per position, plus the fixed
-/// policy of the largest layer group.
+/// compiled operator of the largest layer group.
 pub fn memory_needed(rules: &Rules, index: &Indexer) -> u64 {
     let largest = layer_groups(index).iter().map(|g| g.iter().map(|l| l.len).sum::<u64>()).max().unwrap_or(0);
-    index.len() * 8 + largest * crate::policy::bytes_per_position(Bellman::new(rules, index).throws.len())
+    index.len() * 8 + largest * crate::operator::bytes_per_position(Bellman::new(rules, index).throws.len())
 }
 
 /// Solves every position of a race rule set.
@@ -249,49 +256,39 @@ fn layer_groups(index: &Indexer) -> Vec<Vec<Layer>> {
     groups
 }
 
-/// Gauss-Seidel sweeps until the change is small, then a checking sweep
-/// that measures `max |T(v) - v|` without writing. Returns (residual, sweeps).
+/// Compiles the group's operator, sweeps it (Gauss-Seidel) until the change
+/// is small, then makes a sweep that measures `max |T(v) - v|` without
+/// writing, and repeats while that is above `tol`. Returns (residual, sweeps).
 fn solve_group(b: &Bellman, group: &[Layer], values: &[AtomicU64], tol: f64, progress: &dyn Progress) -> (f64, u32) {
     // Every position of the lower layer is the other side's view of one in
     // the upper layer, so sweeping the upper layer by pairs covers both.
     let upper = *group.iter().max_by_key(|l| l.start).expect("a group has a layer");
+    let op = Operator::build(b, group, upper, values);
     let mut sweep = 0;
-    let mut change = f64::INFINITY;
     loop {
-        // Full Bellman sweeps until the best moves have settled...
-        while change > POLICY_SWITCH.max(tol / 4.0) {
+        loop {
             sweep += 1;
-            change = sweep_pairs(b, &upper, values, true);
+            let change = op.sweep(values, true);
             progress.sweep(group, sweep, change);
-        }
-        // ...then cheap sweeps of the linear system of those moves...
-        if change > tol / 4.0 {
-            let policy = Policy::build(b, group, upper, values);
-            while change > tol / 4.0 {
-                sweep += 1;
-                change = policy.sweep(values);
-                progress.sweep(group, sweep, change);
+            if change <= tol / 4.0 {
+                break;
             }
         }
-        // ...and a full sweep that certifies max |T(v) - v|.
-        let residual = sweep_pairs(b, &upper, values, false);
+        let residual = op.sweep(values, false);
         if residual <= tol {
             return (residual, sweep + 1);
         }
-        change = residual;
     }
 }
 
-/// Largest change at which the solver fixes the best moves and sweeps the
-/// linear system instead.
-const POLICY_SWITCH: f64 = 1e-4;
-
-const CHUNK: u64 = 1 << 12;
-
-/// One pass over a layer, highest index first, updating each position
-/// together with the same board seen by the other side (see [`update_pair`]).
-/// With `write` false nothing changes and the result is `max |T(v) - v|`.
-fn sweep_pairs(b: &Bellman, layer: &Layer, values: &[AtomicU64], write: bool) -> f64 {
+/// One uncompiled pass over a layer, highest index first, updating each
+/// position together with its pass partner. With `write` false nothing
+/// changes and the result is `max |T(v) - v|`. The solver sweeps the
+/// compiled [`Operator`] instead; this checks it.
+#[cfg(test)]
+pub(crate) fn sweep_pairs(b: &Bellman, layer: &Layer, values: &[AtomicU64], write: bool) -> f64 {
+    use ur_rules::Side;
+    const CHUNK: u64 = 1 << 12;
     let chunks = layer.len.div_ceil(CHUNK);
     (0..chunks)
         .into_par_iter()
@@ -300,7 +297,14 @@ fn sweep_pairs(b: &Bellman, layer: &Layer, values: &[AtomicU64], write: bool) ->
             let lo = hi.saturating_sub(CHUNK).max(layer.start);
             let mut change = 0.0f64;
             b.index.for_each_desc(b.rules, layer, (lo, hi), Side::Light, |i, st| {
-                change = change.max(update_pair(b, i, st, values, write));
+                let mut flipped = st;
+                flipped.set_to_move(Side::Dark);
+                let j = b.index.rank(&flipped);
+                if j <= i {
+                    let (ri, qi) = b.parts(&st, values);
+                    let (rj, qj) = b.parts(&flipped, values);
+                    change = change.max(settle_pair((i, ri, qi), (j, rj, qj), values, write));
+                }
             });
             change
         })
@@ -311,36 +315,21 @@ fn sweep_pairs(b: &Bellman, layer: &Layer, values: &[AtomicU64], write: bool) ->
 /// move) exactly against each other: with `V_i = R_i + q_i (1 - V_j)` and
 /// `V_j = R_j + q_j (1 - V_i)`, where `R` is the value of throws that allow a
 /// move and `q` the chance of a throw that does not. This removes the slow
-/// two-cycles of passing back and forth. Returns the largest change.
-fn update_pair(b: &Bellman, i: u64, st: State, values: &[AtomicU64], write: bool) -> f64 {
-    let mut flipped = st;
-    flipped.set_to_move(Side::Dark);
-    let j = b.index.rank(&flipped);
-    if j > i {
-        return 0.0; // done with the partner
-    }
-    let (ri, qi) = b.parts(&st, values);
+/// two-cycles of passing back and forth. Returns the largest change; with
+/// `write` false, the largest `|T(v) - v|` and nothing is stored.
+#[inline]
+pub(crate) fn settle_pair((i, ri, qi): (u64, f64, f64), (j, rj, qj): (u64, f64, f64), values: &[AtomicU64], write: bool) -> f64 {
+    let old = |k: u64| Values::get(values, k);
     if !write {
-        let vi = ri + qi * (1.0 - Values::get(values, j));
-        let change_i = (vi - Values::get(values, i)).abs();
-        if i == j {
-            return change_i;
-        }
-        let (rj, qj) = b.parts(&flipped, values);
-        let vj = rj + qj * (1.0 - Values::get(values, i));
-        return change_i.max((vj - Values::get(values, j)).abs());
+        let change_i = (ri + qi * (1.0 - old(j)) - old(i)).abs();
+        return if i == j { change_i } else { change_i.max((rj + qj * (1.0 - old(i)) - old(j)).abs()) };
     }
-    let store = |k: u64, v: f64| {
-        let old = f64::from_bits(values[k as usize].swap(v.to_bits(), Relaxed));
-        (v - old).abs()
-    };
+    let store = |k: u64, v: f64| (v - f64::from_bits(values[k as usize].swap(v.to_bits(), Relaxed))).abs();
     if i == j {
         return store(i, (ri + qi) / (1.0 + qi));
     }
-    let (rj, qj) = b.parts(&flipped, values);
     let vi = (ri + qi - qi * rj - qi * qj) / (1.0 - qi * qj);
-    let vj = rj + qj * (1.0 - vi);
-    store(i, vi).max(store(j, vj))
+    store(i, vi).max(store(j, rj + qj * (1.0 - vi)))
 }
 
 fn checkpoint_file(dir: &Path, l: &Layer) -> PathBuf {
@@ -372,4 +361,43 @@ fn save_checkpoint(dir: &Path, group: &[Layer], values: &[AtomicU64]) -> Result<
         crate::table::write_atomic(&checkpoint_file(dir, l), &[&bytes])?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use ur_rules::{OptionValue, Options};
+
+    use super::*;
+
+    fn atomics(v: &[f64]) -> Vec<AtomicU64> {
+        v.iter().map(|x| AtomicU64::new(x.to_bits())).collect()
+    }
+
+    /// One written sweep of the compiled operator stores exactly what the
+    /// uncompiled Bellman sweep stores, group after group, from random values.
+    #[test]
+    fn compiled_operator_equals_bellman_sweep() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        for id in ["finkel", "masters", "blitz", "aseb", "ludens-planet", "walker-cyningstan", "v1-simple", "regency-bell"] {
+            let options: Options = [("pieces".to_string(), OptionValue::Int(2))].into();
+            let rules = Rules::builtin_with(id, &options).unwrap();
+            let index = Indexer::new(&rules).unwrap();
+            let b = Bellman::new(&rules, &index);
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+            let start: Vec<f64> = (0..index.len()).map(|_| rng.gen()).collect();
+            let (compiled, plain) = (atomics(&start), atomics(&start));
+            pool.install(|| {
+                for group in layer_groups(&index) {
+                    let upper = *group.iter().max_by_key(|l| l.start).unwrap();
+                    let op = Operator::build(&b, &group, upper, &compiled);
+                    assert_eq!(op.sweep(&compiled, false), sweep_pairs(&b, &upper, &plain, false), "{id} residual");
+                    assert_eq!(op.sweep(&compiled, true), sweep_pairs(&b, &upper, &plain, true), "{id} change");
+                }
+            });
+            let bits = |v: &[AtomicU64]| v.iter().map(|a| a.load(Relaxed)).collect::<Vec<_>>();
+            assert_eq!(bits(&compiled), bits(&plain), "{id}");
+        }
+    }
 }

@@ -1,0 +1,174 @@
+//! The Bellman operator of one layer group, compiled to a sparse form.
+//!
+//! Move generation and ranking cost far more than the arithmetic of a
+//! Bellman update, and a group needs tens of sweeps. So the solver generates
+//! every position's moves once and keeps, per position and throw, the best
+//! value of the moves that leave the group (a constant: those layers are
+//! solved) and references to the positions inside the group that the other
+//! moves reach. A sweep then only reads values. The compiled operator
+//! computes exactly what [`Bellman::parts`] computes (the same maxima, the
+//! same sums in the same order).
+
+use std::sync::atomic::AtomicU64;
+
+use rayon::prelude::*;
+use ur_rules::{Move, Side, State};
+
+use crate::index::Layer;
+use crate::solve::{Bellman, Target, Values};
+
+/// Position pairs per chunk: the unit of parallel work.
+const CHUNK: usize = 1 << 11;
+/// A reference's flag: the opponent moves next, so the value is `1 - V`.
+const FLIP: u32 = 1 << 31;
+/// The constant of a throw that allows no move.
+const PASS: f64 = -1.0;
+
+/// A position of the upper layer and its pass partner (same board, other
+/// side to move), group-relative.
+#[derive(Clone, Copy)]
+struct Pair {
+    i: u32,
+    j: u32,
+}
+
+/// Compiled rows of some position pairs, two rows per pair (`i`'s, `j`'s).
+struct Chunk {
+    pairs: Vec<Pair>,
+    /// Per row and throw: the best constant, `-inf` if none, or [`PASS`].
+    consts: Vec<f64>,
+    /// Per row and throw: the end of its references in `refs`.
+    ends: Vec<u32>,
+    /// Group-relative indices, [`FLIP`] set when the opponent moves next.
+    refs: Vec<u32>,
+}
+
+/// A layer group's compiled operator.
+///
+/// Sweeps visit the pairs by decreasing index: the index makes squares
+/// further along the paths more significant, so positions are mostly
+/// updated after the positions their moves lead to. (Ordering by the total
+/// progress of both sides instead needs nearly twice the sweeps.)
+pub(crate) struct Operator {
+    base: u64,
+    probs: Vec<f64>,
+    /// Chunks of pairs, by decreasing index.
+    chunks: Vec<Chunk>,
+}
+
+/// Bytes an operator needs per position, estimated before it is built.
+pub(crate) fn bytes_per_position(throws: usize) -> u64 {
+    8 + 12 * throws as u64 + 4 * 2 * throws as u64
+}
+
+impl Operator {
+    /// Compiles the operator of a group whose lower layers are solved.
+    pub(crate) fn build(b: &Bellman, group: &[Layer], upper: Layer, values: &[AtomicU64]) -> Operator {
+        let base = group.iter().map(|l| l.start).min().expect("a group has a layer");
+        let len: u64 = group.iter().map(|l| l.len).sum();
+        let pairs = pairs_of(b, upper, base);
+        let chunks = pairs.par_chunks(CHUNK).map(|c| compile_chunk(b, c, (base, len), values)).collect();
+        Operator { base, probs: b.throws.iter().map(|x| x.1).collect(), chunks }
+    }
+
+    /// `R` and `q` of row `row` of a chunk (see `settle_pair` in solve.rs).
+    #[inline]
+    fn parts(&self, c: &Chunk, row: usize, values: &[AtomicU64]) -> (f64, f64) {
+        let t = self.probs.len();
+        let mut start = if row == 0 { 0 } else { c.ends[row * t - 1] as usize };
+        let (mut r, mut q) = (0.0, 0.0);
+        for (k, p) in self.probs.iter().enumerate() {
+            let end = c.ends[row * t + k] as usize;
+            let mut best = c.consts[row * t + k];
+            if best == PASS {
+                q += p;
+                continue;
+            }
+            for &e in &c.refs[start..end] {
+                let v = Values::get(values, self.base + u64::from(e & !FLIP));
+                best = best.max(if e & FLIP != 0 { 1.0 - v } else { v });
+            }
+            r += p * best;
+            start = end;
+        }
+        (r, q)
+    }
+
+    /// One Gauss-Seidel sweep, pass partners solved together. With `write`
+    /// false nothing changes and the result is `max |T(v) - v|`; else it is
+    /// the largest change.
+    pub(crate) fn sweep(&self, values: &[AtomicU64], write: bool) -> f64 {
+        self.chunks
+            .par_iter()
+            .map(|c| (0..c.pairs.len()).map(|k| self.update_pair(c, k, values, write)).fold(0.0, f64::max))
+            .reduce(|| 0.0, f64::max)
+    }
+
+    fn update_pair(&self, c: &Chunk, k: usize, values: &[AtomicU64], write: bool) -> f64 {
+        let Pair { i, j, .. } = c.pairs[k];
+        let (i, j) = (self.base + u64::from(i), self.base + u64::from(j));
+        let (ri, qi) = self.parts(c, 2 * k, values);
+        let (rj, qj) = if i == j { (ri, qi) } else { self.parts(c, 2 * k + 1, values) };
+        crate::solve::settle_pair((i, ri, qi), (j, rj, qj), values, write)
+    }
+}
+
+/// Every position of the upper layer with a partner not above it.
+fn pairs_of(b: &Bellman, upper: Layer, base: u64) -> Vec<Pair> {
+    let top = upper.start + upper.len;
+    let ranges: Vec<(u64, u64)> =
+        (0..upper.len.div_ceil(1 << 14)).map(|c| (top.saturating_sub((c + 1) << 14).max(upper.start), top - (c << 14))).collect();
+    ranges
+        .into_par_iter()
+        .flat_map_iter(|range| {
+            let mut out = Vec::new();
+            b.index.for_each_desc(b.rules, &upper, range, Side::Light, |i, st| {
+                let mut flipped = st;
+                flipped.set_to_move(Side::Dark);
+                let j = b.index.rank(&flipped);
+                if j <= i {
+                    out.push(Pair { i: (i - base) as u32, j: (j - base) as u32 });
+                }
+            });
+            out
+        })
+        .collect()
+}
+
+/// Compiles the two rows of every pair of a chunk.
+fn compile_chunk(b: &Bellman, pairs: &[Pair], (base, len): (u64, u64), values: &[AtomicU64]) -> Chunk {
+    let rows = 2 * pairs.len() * b.throws.len();
+    let mut chunk = Chunk { pairs: pairs.to_vec(), consts: Vec::with_capacity(rows), ends: Vec::with_capacity(rows), refs: Vec::new() };
+    for p in pairs {
+        let st = b.index.unrank(b.rules, base + u64::from(p.i), Side::Light);
+        let mut flipped = st;
+        flipped.set_to_move(Side::Dark);
+        compile_row(b, &st, (base, len), values, &mut chunk);
+        compile_row(b, &flipped, (base, len), values, &mut chunk);
+    }
+    chunk
+}
+
+/// Appends one position's row.
+fn compile_row(b: &Bellman, st: &State, (base, len): (u64, u64), values: &[AtomicU64], chunk: &mut Chunk) {
+    let in_group = |x: u64| x >= base && x < base + len;
+    for (throw, _) in &b.throws {
+        let mut dests = b.rules.destinations(st, throw);
+        let mut best = if dests == 0 { PASS } else { f64::NEG_INFINITY };
+        while dests != 0 {
+            let to = dests.trailing_zeros() as u8;
+            dests &= dests - 1;
+            for target in b.move_targets(st, throw, Move::new(to - throw.value, to)).into_iter().flatten() {
+                match target {
+                    Target::Stay(x) if in_group(x) => chunk.refs.push((x - base) as u32),
+                    Target::Flip(x) if in_group(x) => chunk.refs.push((x - base) as u32 | FLIP),
+                    Target::Stay(x) => best = best.max(Values::get(values, x)),
+                    Target::Flip(x) => best = best.max(1.0 - Values::get(values, x)),
+                    Target::Won => best = best.max(1.0),
+                }
+            }
+        }
+        chunk.consts.push(best);
+        chunk.ends.push(chunk.refs.len() as u32);
+    }
+}
