@@ -7,6 +7,7 @@ mod engine;
 mod eval_cmd;
 mod files;
 mod play;
+mod play_any;
 mod regret;
 mod replay;
 mod rules_arg;

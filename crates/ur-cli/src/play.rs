@@ -10,11 +10,16 @@ use std::sync::Arc;
 use anyhow::{anyhow, Result};
 use clap::Args;
 use ur_bots::{make_bot_with_table, Bot, BotError, Oracle};
-use ur_rules::{Action, Choice, Dice, DiceModel, Extra, Game, GameRecord, Move, Phase, Rules, SeededDice, Side, Throw};
+use ur_rules::{
+    Action, AnyRecorder, Choice, Dice, DiceModel, Extra, Family, Game, GameRecord, Move, Phase, Playable, Rules, SeededDice, Side,
+    Throw,
+    Turn,
+};
 
 use crate::board_text::{board_key, move_text, path_diagram, position_name, render, side_label};
 use crate::eval_cmd::LoadedTable;
 use crate::files::write_atomic;
+use crate::play_any::{board, side_name, AnyPlayer, AnySession};
 use crate::rules_arg::RulesArgs;
 
 #[derive(Args, Debug)]
@@ -66,14 +71,11 @@ impl Player {
 
 impl PlayCmd {
     pub fn run(self) -> Result<()> {
-        let loaded = self.rules.load()?;
-        if let Some(path) = &self.save {
-            // Fail now rather than after a whole game.
-            let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-            if !dir.is_dir() {
-                anyhow::bail!("cannot save to {}: the folder {} does not exist", path.display(), dir.display());
-            }
+        if self.rules.family() != Family::Race {
+            return self.run_any();
         }
+        let loaded = self.rules.load()?;
+        self.check_save()?;
         let seed = self.seed.unwrap_or_else(clock_seed);
         let rules = Arc::new(loaded.rules);
         let oracle = match &self.table {
@@ -148,6 +150,82 @@ impl PlayCmd {
             if let Some(w) = game.winner() {
                 println!("{} takes the pot of {total}.", side_label(game.rules(), w));
             }
+        }
+        Ok(())
+    }
+
+    /// Fails now, rather than after a whole game, when the record cannot be saved.
+    fn check_save(&self) -> Result<()> {
+        if let Some(path) = &self.save {
+            let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+            if !dir.is_dir() {
+                anyhow::bail!("cannot save to {}: the folder {} does not exist", path.display(), dir.display());
+            }
+        }
+        Ok(())
+    }
+
+    /// A game of a family beyond the race, through [`ur_rules::AnyGame`].
+    fn run_any(&self) -> Result<()> {
+        let id = self.rules.rules.as_str();
+        if self.table.is_some() {
+            anyhow::bail!("--table is for race rule sets only (tables are made by `ur solve`); '{id}' is not one: leave --table out");
+        }
+        self.check_save()?;
+        let seed = self.seed.unwrap_or_else(clock_seed);
+        let first = match self.first.as_str() {
+            "rolloff" => anyhow::bail!("--first rolloff is for race rule sets; give --first light or --first dark for '{id}'"),
+            s => Side::parse(s).ok_or_else(|| anyhow!("--first must be light or dark, not '{s}'"))?,
+        };
+        let options = self.rules.given_options()?;
+        let recorder = AnyRecorder::new(id, &options, first).map_err(|e| anyhow!("rule set '{id}': {e}"))?;
+        let mut players = Vec::new();
+        for side in Side::BOTH {
+            players.push(match self.player(side, seed, None)? {
+                Player::Human => AnyPlayer::Human,
+                Player::Bot(bot) => {
+                    bot.check(recorder.game()).map_err(|e| anyhow!("{e}"))?;
+                    AnyPlayer::Bot(bot)
+                }
+            });
+        }
+        let players: [AnyPlayer; 2] = players.try_into().map_err(|_| anyhow!("two players"))?;
+        let humans: Vec<Side> = Side::BOTH.into_iter().filter(|s| matches!(players[s.index()], AnyPlayer::Human)).collect();
+        if !self.quiet {
+            let who = |s: Side| match &players[s.index()] {
+                AnyPlayer::Human => "you".to_string(),
+                AnyPlayer::Bot(b) => format!("the {} bot", b.name()),
+            };
+            let name = ur_rules::family_rule_sets().into_iter().find(|r| r.id == id).map_or(id.to_string(), |r| r.name.to_string());
+            println!("{name} ({id}) — seed {seed}. Light: {}; Dark: {}.", who(Side::Light), who(Side::Dark));
+            if !humans.is_empty() {
+                println!("The dice are thrown for you. Answer each question with the number of a line from the list, or the decision as listed; 'help' for more, 'quit' to stop.");
+            }
+        }
+        let stdin = std::io::stdin();
+        let echo = !stdin.is_terminal();
+        let mut session =
+            AnySession { game: recorder, players, dice: SeededDice::new(seed), quiet: self.quiet, input: stdin.lock(), echo };
+        let finished = session.run()?;
+        let game = session.game.game().clone();
+        if let Some(path) = &self.save {
+            let record = session.game.record();
+            write_atomic(path, serde_json::to_string_pretty(&record)?.as_bytes())?;
+            println!("Game saved to {} (check it with `ur replay {}`).", path.display(), path.display());
+        }
+        if !self.quiet {
+            print!("{}", board(&game));
+        }
+        match game.turn() {
+            Turn::Over(Some(w)) => {
+                println!("{} wins.", side_name(w));
+                if let [h] = humans[..] {
+                    println!("{}", if h == w { "You win!" } else { "You lose." });
+                }
+            }
+            Turn::Over(None) => println!("The game is drawn."),
+            _ if !finished => println!("Game left unfinished."),
+            _ => {}
         }
         Ok(())
     }

@@ -4,9 +4,10 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use ur_rules::{GameRecord, Phase};
+use ur_rules::{AnyRecord, GameRecord, Phase, Playable, Turn};
 
 use crate::board_text::{render, side_label};
+use crate::play_any::{board, side_name};
 
 #[derive(Args, Debug)]
 pub struct ReplayCmd {
@@ -18,6 +19,11 @@ impl ReplayCmd {
     pub fn run(self) -> Result<()> {
         let name = self.file.display();
         let text = std::fs::read_to_string(&self.file).with_context(|| format!("cannot read {name}"))?;
+        let value: serde_json::Value =
+            serde_json::from_str(&text).with_context(|| format!("{name} is not a valid game record (not JSON)"))?;
+        if AnyRecord::detect(&value) {
+            return replay_any(&name.to_string(), value);
+        }
         let record: GameRecord =
             serde_json::from_str(&text).with_context(|| format!("{name} is not a valid game record"))?;
         let game = record.replay().with_context(|| format!("{name} does not replay"))?;
@@ -39,6 +45,26 @@ impl ReplayCmd {
         }
         Ok(())
     }
+}
+
+/// A record of a game beyond the race (version 2).
+fn replay_any(name: &str, value: serde_json::Value) -> Result<()> {
+    let record: AnyRecord = serde_json::from_value(value).with_context(|| format!("{name} is not a valid game record"))?;
+    let game = record.replay().with_context(|| format!("{name} does not replay"))?;
+    println!(
+        "{} steps replayed under {} ({:?} family); every step is legal.",
+        record.steps.len(),
+        record.rules,
+        record.family
+    );
+    print!("{}", board(&game));
+    match game.turn() {
+        Turn::Over(Some(w)) => println!("Result: {} wins.", side_name(w)),
+        Turn::Over(None) => println!("Result: a draw."),
+        Turn::Roll(s) => println!("Game unfinished: {} to play; the game waits for a roll.", side_name(s)),
+        Turn::Decide(s) => println!("Game unfinished: {} to play; the game waits for a decision.", side_name(s)),
+    }
+    Ok(())
 }
 
 fn waits_for(phase: Phase) -> &'static str {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
-use ur_rules::{Extra, Options, RuleSetFile, Rules, Side, SquareKind};
+use ur_rules::{family_rule_sets, Extra, FamilyRuleSet, Options, RuleSetFile, Rules, Side, SquareKind};
 
 use crate::board_text;
 use crate::rules_arg;
@@ -42,16 +42,53 @@ impl RulesCmd {
                     let rules = Rules::from_file(&file, &Options::new())?;
                     println!("{:<24} {}", file.id, rules.spec.summary);
                 }
+                let others = family_rule_sets();
+                if !others.is_empty() {
+                    println!("\nBeyond the race:");
+                    for r in &others {
+                        println!("{:<24} {} ({:?} family; {})", r.id, r.name, r.family, r.source);
+                    }
+                }
                 println!("\n`ur rules show ID` explains one rule set; `--rules-file FILE` loads your own.");
                 Ok(())
             }
             Some(RulesAction::Show { id, file, pieces, options }) => {
+                if file.is_none() {
+                    if let Some(set) = family_rule_sets().into_iter().find(|r| Some(r.id) == id.as_deref()) {
+                        // Check the options given against the rule set itself.
+                        let mut given = rules_arg::parse_options(&options)?;
+                        if let Some(n) = pieces {
+                            given.insert("pieces".into(), ur_rules::OptionValue::Int(i64::from(n)));
+                        }
+                        ur_rules::AnyGame::new(set.id, &given, Side::Light).map_err(|e| anyhow::anyhow!("{e}"))?;
+                        print!("{}", describe_family_set(&set, &given));
+                        return Ok(());
+                    }
+                }
                 let loaded = rules_arg::load(id.as_deref(), file.as_deref(), pieces, &options)?;
                 print!("{}", describe(&loaded.file, &loaded.rules));
                 Ok(())
             }
         }
     }
+}
+
+/// A plain-words description of a rule set beyond the race.
+pub fn describe_family_set(set: &FamilyRuleSet, given: &Options) -> String {
+    let mut out = format!("{} ({})\nFamily: {:?}\nSource: {}\n", set.name, set.id, set.family, set.source);
+    out += "\nOptions (--option NAME=VALUE):\n";
+    if set.options.is_empty() {
+        out += "  none\n";
+    }
+    for o in &set.options {
+        let now = match given.get(o.name) {
+            Some(v) if v.to_string() != o.default => format!("; now {v}"),
+            _ => String::new(),
+        };
+        out += &format!("  {}: {} [default {}; {}{now}]\n", o.name, o.description, o.default, o.values.join(", "));
+    }
+    out += "\nPlay it with `ur play --rules ID`; bots: random, greedy, expectimax, mcts, noisy, level1..level5.\n";
+    out
 }
 
 /// A plain-words description of a rule set.
@@ -183,5 +220,27 @@ fn extra_text(e: Extra) -> &'static str {
         Extra::None => "none",
         Extra::Optional => "optional",
         Extra::Auto => "automatic",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ur_rules::{Family, FamilyOption, OptionValue};
+
+    #[test]
+    fn a_family_set_is_described_with_its_options() {
+        let set = FamilyRuleSet {
+            id: "demo",
+            family: Family::Race,
+            name: "Demo",
+            source: "a booklet, p. 1",
+            options: vec![FamilyOption { name: "fast", description: "Shorter game.", default: "false", values: vec!["true", "false"] }],
+        };
+        let given: Options = [("fast".to_string(), OptionValue::Bool(true))].into();
+        let text = describe_family_set(&set, &given);
+        for part in ["Demo (demo)", "Source: a booklet, p. 1", "  fast: Shorter game. [default false; true, false; now true]"] {
+            assert!(text.contains(part), "{part:?} not in\n{text}");
+        }
     }
 }
