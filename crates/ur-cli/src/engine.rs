@@ -12,10 +12,11 @@ use std::sync::Arc;
 use anyhow::Result;
 use clap::Args;
 use serde_json::{json, Map, Value};
-use ur_bots::Oracle;
+use ur_bots::{make_bot_with_table, Oracle};
 use ur_rules::{
-    Action, Choice, Game, GameError, GameRecord, Move, OptionSpec, OptionValue, Options, Phase, RuleSetFile, Rules,
-    Setup, Side, SpecError, State, Throw,
+    family_of, family_rule_sets, Action, AnyAction, AnyGame, AnyRecorder, Choice, Family, FamilyRuleSet, Game, GameError,
+    GameRecord, Move, OptionSpec, OptionValue, Options, Phase, Playable, RuleSetFile, Rules, Setup, Side, SpecError, State,
+    Throw, Turn,
 };
 
 use crate::eval_cmd::LoadedTable;
@@ -62,6 +63,8 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("roll", &["value", "raw"]),
     ("play", &["from", "to", "piece"]),
     ("choose", &["choice"]),
+    ("act", &["action", "text"]),
+    ("bestmove", &["bot", "seed"]),
     ("set", &["position"]),
     ("show", &[]),
     ("record", &[]),
@@ -87,6 +90,8 @@ pub struct Session {
     table: Option<LoadedTable>,
     /// The table checked against the current game's rules, or why it does not fit them.
     oracle: Option<Result<Oracle, String>>,
+    /// A game of a family beyond the race (then `game` is `None`).
+    any: Option<AnyRecorder>,
 }
 
 const NO_TABLE: &str = "needs a solved table; start the engine with `ur engine --table FILE`, where FILE was made by `ur solve` for the game's rules";
@@ -122,7 +127,33 @@ impl Session {
 
     fn dispatch(&mut self, obj: &Map<String, Value>) -> Reply {
         let req = Req::parse(obj)?;
+        if self.any.is_some() {
+            match req.cmd {
+                "roll" => return self.any_roll(&req),
+                "act" => return self.any_act(&req),
+                "show" => return Ok(any_show(self.any_game()?)),
+                "record" => return Ok(self.any_record()),
+                "bestmove" => return self.bestmove(&req),
+                "play" | "choose" => {
+                    return Err(format!(
+                        r#"{} is for race rule sets; send decisions of '{}' as {{"cmd":"act","action":A}} (A as listed in "actions") or {{"cmd":"act","text":T}}"#,
+                        req.cmd,
+                        self.any_game()?.rule_id()
+                    ))
+                }
+                "set" | "eval" | "hint" => {
+                    return Err(format!(
+                        "{} is for race rule sets only (positions and solved tables are race-only); '{}' is not one",
+                        req.cmd,
+                        self.any_game()?.rule_id()
+                    ))
+                }
+                _ => {}
+            }
+        }
         match req.cmd {
+            "act" => self.race_act(&req),
+            "bestmove" => self.bestmove(&req),
             "rules" => Ok(catalogue()),
             "new" => self.new_game(&req),
             "roll" => self.roll(&req),
@@ -150,6 +181,11 @@ impl Session {
     }
 
     fn new_game(&mut self, req: &Req) -> Reply {
+        if let (Some(id), None) = (req.str("rules")?, req.str("rules_toml")?) {
+            if family_of(id).is_some_and(|f| f != Family::Race) {
+                return self.any_new(id, req);
+            }
+        }
         let (file, text) = match (req.str("rules")?, req.str("rules_toml")?) {
             (Some(_), Some(_)) => {
                 return Err(r#"give "rules" (a built-in id) or "rules_toml" (a rule-set file), not both"#.into())
@@ -163,6 +199,7 @@ impl Session {
         };
         let rules = Arc::new(Rules::from_file(&file, &req.options()?).map_err(spec_error)?);
         self.game = Some(Game::new(rules.clone(), first));
+        self.any = None;
         self.oracle = self.table.as_ref().map(|t| t.oracle(rules.clone()).map_err(|e| e.to_string()));
         self.rules = Some(rules.clone());
         self.rules_text = text;
@@ -196,6 +233,10 @@ impl Session {
 
     fn play(&mut self, req: &Req) -> Reply {
         let mv = Move { from: req.need_u8("from")?, to: req.need_u8("to")?, piece: req.u8("piece")?.unwrap_or(0) };
+        self.play_move(mv)
+    }
+
+    fn play_move(&mut self, mv: Move) -> Reply {
         let game = self.game_mut()?;
         if game.phase() != Phase::Move {
             return Err(wrong_phase(game, "play"));
@@ -220,6 +261,10 @@ impl Session {
         let name = req.str("choice")?.ok_or(r#"choose needs "choice": "reroll", "end", "move" or "summon""#)?;
         let choice = Choice::parse(name)
             .ok_or_else(|| format!(r#"unknown choice "{name}"; use "reroll", "end", "move" or "summon""#))?;
+        self.choose_choice(choice)
+    }
+
+    fn choose_choice(&mut self, choice: Choice) -> Reply {
         let game = self.game_mut()?;
         let player = game.to_move();
         game.choose(choice).map_err(|e| game_error(game, e))?;
@@ -236,6 +281,119 @@ impl Session {
         let state = rules.validate(&setup).map_err(|e| format!("illegal position under {}: {e}", rules.id()))?;
         self.game = Some(Game::from_state(rules, state));
         Ok(show(self.game()?))
+    }
+
+    /// `act` in a race game: a move or a choice in the race's JSON or text.
+    fn race_act(&mut self, req: &Req) -> Reply {
+        let any = AnyGame::Race(self.game()?.clone());
+        let action = act_action(&any, req)?;
+        match action.as_race() {
+            Some(Action::Move(m)) => self.play_move(*m),
+            Some(Action::Choose(c)) => self.choose_choice(*c),
+            _ => Err(format!(r#"{action} is not a decision; {}"#, next_step(self.game()?))),
+        }
+    }
+
+    /// `bestmove`: what a bot would decide now, in any family; the game is not changed.
+    fn bestmove(&mut self, req: &Req) -> Reply {
+        let name = req.str("bot")?.unwrap_or("level4");
+        let seed = match req.obj.get("seed") {
+            None => 0,
+            Some(v) => v.as_u64().ok_or_else(|| format!(r#""seed" must be a non-negative integer, not {v}"#))?,
+        };
+        let game: AnyGame = match (&self.any, &self.game) {
+            (Some(rec), _) => rec.game().clone(),
+            (None, Some(g)) => AnyGame::Race(g.clone()),
+            (None, None) => return Err(format!("no game yet; {SEND_NEW}")),
+        };
+        if !matches!(game.turn(), Turn::Decide(_)) {
+            return Err(match game.as_race() {
+                Some(g) if g.phase() != Phase::Over => format!("bestmove needs a decision to make; {}", next_step(g)),
+                Some(g) => over(g),
+                None => format!("bestmove needs a decision to make; {}", any_next_step(&game)),
+            });
+        }
+        let oracle = match &self.oracle {
+            Some(Ok(o)) => Some(o),
+            _ => None,
+        };
+        let mut bot = make_bot_with_table(name, seed, oracle).map_err(|e| match e {
+            ur_bots::BotError::NeedsTable => format!("{e}; start the engine with `ur engine --table FILE`"),
+            e => e.to_string(),
+        })?;
+        bot.check(&game).map_err(|e| e.to_string())?;
+        let action = bot.decide(&game);
+        let mut m = Map::new();
+        m.insert("bot".into(), json!(bot.name()));
+        m.insert("to_move".into(), json!(ur_bots::generic::decider(&game)));
+        m.insert("action".into(), json!(action));
+        m.insert("text".into(), json!(action.to_string()));
+        Ok(m)
+    }
+
+    fn any_game(&self) -> Result<&AnyGame, String> {
+        self.any.as_ref().map(AnyRecorder::game).ok_or_else(|| format!("no game yet; {SEND_NEW}"))
+    }
+
+    fn any_new(&mut self, id: &str, req: &Req) -> Reply {
+        let first = match req.str("first")? {
+            None => Side::Light,
+            Some(s) => Side::parse(s).ok_or_else(|| format!(r#""first" must be "light" or "dark", not "{s}""#))?,
+        };
+        let options = req.options()?;
+        let rec = AnyRecorder::new(id, &options, first).map_err(spec_error)?;
+        self.any = Some(rec);
+        self.game = None;
+        self.rules = None;
+        self.rules_text = None;
+        self.oracle = None;
+        let mut m = any_show(self.any_game()?);
+        m.insert("options".into(), json!(options));
+        m.insert("first".into(), json!(first));
+        Ok(m)
+    }
+
+    fn any_roll(&mut self, req: &Req) -> Reply {
+        let game = self.any_game()?;
+        let Turn::Roll(player) = game.turn() else {
+            return Err(format!("cannot roll now; {}", any_next_step(game)));
+        };
+        let raw = match (req.u8("value")?, req.u8("raw")?) {
+            (None, Some(r)) => r,
+            (Some(_), _) => {
+                return Err(format!(r#""value" is for race rule sets; send "raw", one of: {}"#, outcomes_text(game)))
+            }
+            (None, None) => return Err(format!(r#"roll needs "raw", one of: {}"#, outcomes_text(game))),
+        };
+        let rec = self.any.as_mut().ok_or("no game")?;
+        rec.roll(raw).map_err(|e| format!("{e}; outcomes (raw): {}", outcomes_text(rec.game())))?;
+        let mut m = any_status(rec.game());
+        m.insert("player".into(), json!(player));
+        m.insert("raw".into(), json!(raw));
+        Ok(m)
+    }
+
+    fn any_act(&mut self, req: &Req) -> Reply {
+        let game = self.any_game()?;
+        let Turn::Decide(player) = game.turn() else {
+            return Err(format!("cannot act now; {}", any_next_step(game)));
+        };
+        let action = act_action(game, req)?;
+        let rec = self.any.as_mut().ok_or("no game")?;
+        rec.apply(&action).map_err(|e| format!("{e}; {}", any_next_step(rec.game())))?;
+        let mut m = any_status(rec.game());
+        m.insert("player".into(), json!(player));
+        m.insert("action".into(), json!(action));
+        m.insert("text".into(), json!(action.to_string()));
+        Ok(m)
+    }
+
+    fn any_record(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        if let Some(rec) = &self.any {
+            m.insert("record".into(), json!(rec.record()));
+        }
+        m
     }
 
     fn record(&self) -> Reply {
@@ -568,9 +726,92 @@ fn move_json(rules: &Rules, st: &State, throw: &Throw, mv: Move) -> Value {
     m
 }
 
+/// The decision an `act` request names, by `action` (JSON) or `text`.
+fn act_action(game: &AnyGame, req: &Req) -> Result<AnyAction, String> {
+    match (req.obj.get("action"), req.str("text")?) {
+        (Some(_), Some(_)) => Err(r#"give "action" (JSON) or "text", not both"#.into()),
+        (Some(json), None) => game.action_from_json(json).map_err(|e| format!("{e}; open: {}", open_json(game))),
+        (None, Some(text)) => game.action_from_text(text).map_err(|e| e.to_string()),
+        (None, None) => Err(format!(r#"act needs "action" (one of: {}) or "text""#, open_json(game))),
+    }
+}
+
+/// The open decisions as JSON text, for error messages.
+fn open_json(game: &AnyGame) -> String {
+    let open: Vec<String> = game.actions().iter().map(|a| json!(a).to_string()).collect();
+    if open.is_empty() {
+        "none now".into()
+    } else {
+        open.join(", ")
+    }
+}
+
+fn outcomes_text(game: &AnyGame) -> String {
+    game.outcomes().iter().map(|(raw, _)| raw.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// What the client should send next in a game beyond the race.
+fn any_next_step(game: &AnyGame) -> String {
+    match game.turn() {
+        Turn::Roll(_) => format!(r#"send {{"cmd":"roll","raw":R}} with R one of: {}"#, outcomes_text(game)),
+        Turn::Decide(_) => format!(r#"send {{"cmd":"act","action":A}} with A one of: {}"#, open_json(game)),
+        Turn::Over(w) => {
+            let won = w.map_or(" (drawn)".to_string(), |w| format!(" ({w} won)"));
+            format!(r#"the game is over{won}; send {{"cmd":"new"}} to play on"#)
+        }
+    }
+}
+
+/// Fields every reply about a game beyond the race carries.
+fn any_status(game: &AnyGame) -> Map<String, Value> {
+    let (phase, to_move, winner) = match game.turn() {
+        Turn::Roll(s) => ("roll", json!(s), Value::Null),
+        Turn::Decide(s) => ("decide", json!(s), Value::Null),
+        Turn::Over(w) => ("over", Value::Null, json!(w)),
+    };
+    let mut m = Map::new();
+    m.insert("phase".into(), json!(phase));
+    m.insert("to_move".into(), to_move);
+    m.insert("winner".into(), winner);
+    let actions = game.actions();
+    m.insert("actions".into(), json!(actions));
+    m.insert("actions_text".into(), json!(actions.iter().map(ToString::to_string).collect::<Vec<_>>()));
+    if phase == "roll" {
+        let outcomes: Vec<Value> = game.outcomes().iter().map(|(raw, p)| json!({"raw": raw, "probability": p})).collect();
+        m.insert("outcomes".into(), Value::Array(outcomes));
+    }
+    m
+}
+
+/// The reply to `show` in a game beyond the race.
+fn any_show(game: &AnyGame) -> Map<String, Value> {
+    let mut m = any_status(game);
+    m.insert("rules".into(), json!(game.rule_id()));
+    m.insert("family".into(), json!(game.family()));
+    m.insert("position".into(), game.position_json());
+    if let Some(board) = game.board_text() {
+        m.insert("board".into(), json!(board));
+    }
+    m
+}
+
+/// A rule set beyond the race, for `rules`.
+fn family_set_json(set: &FamilyRuleSet) -> Value {
+    let options: Vec<Value> = set
+        .options
+        .iter()
+        .map(|o| {
+            let allowed: Vec<Value> = o.values.iter().map(|v| json!(OptionValue::parse(v))).collect();
+            json!({"name": o.name, "description": o.description, "default": OptionValue::parse(o.default), "allowed": allowed})
+        })
+        .collect();
+    json!({"id": set.id, "name": set.name, "family": set.family, "source": set.source, "options": options})
+}
+
 /// The reply to `rules`: every built-in rule set with its options.
 fn catalogue() -> Map<String, Value> {
-    let sets: Vec<Value> = RuleSetFile::all_builtin().iter().map(rule_set_json).collect();
+    let mut sets: Vec<Value> = RuleSetFile::all_builtin().iter().map(rule_set_json).collect();
+    sets.extend(family_rule_sets().iter().map(family_set_json));
     let mut m = Map::new();
     m.insert("rules".into(), Value::Array(sets));
     m
@@ -685,5 +926,82 @@ mod tests {
         let r = ask(&mut s, r#"{"cmd":"roll","value":3}"#);
         assert_eq!(r["summon"], json!({"bird":1,"success":true,"stage":"placement"}), "{r}");
         assert_eq!(ask(&mut s, r#"{"cmd":"show"}"#)["position"]["light"]["birds"], json!([3, 0, 0, 0, 0]));
+    }
+
+    #[test]
+    fn act_and_bestmove_in_a_race_game() {
+        let mut s = Session::default();
+        ask(&mut s, r#"{"cmd":"new","rules":"finkel"}"#);
+        let r = ask(&mut s, r#"{"cmd":"bestmove"}"#);
+        assert!(r["error"].as_str().unwrap().contains("roll"), "{r}");
+        ask(&mut s, r#"{"cmd":"roll","value":2}"#);
+        for bot in ["random", "greedy", "level4", "mcts:20", "generic:expectimax:2"] {
+            let r = ask(&mut s, &format!(r#"{{"cmd":"bestmove","bot":"{bot}","seed":3}}"#));
+            assert_eq!(r["action"], json!({"move":{"from":0,"to":2}}), "{bot}: {r}");
+            assert_eq!(r["text"], "0->2", "{r}");
+        }
+        let r = ask(&mut s, r#"{"cmd":"bestmove","bot":"perfect"}"#);
+        assert!(r["error"].as_str().unwrap().contains("--table"), "{r}");
+        let r = ask(&mut s, r#"{"cmd":"act","action":{"move":{"from":0,"to":3}}}"#);
+        assert_eq!(r["ok"], false, "{r}");
+        let r = ask(&mut s, r#"{"cmd":"act","text":"0->2"}"#);
+        assert_eq!(r["ok"], true, "{r}");
+        assert_eq!(r["to_move"], "dark", "{r}");
+        ask(&mut s, r#"{"cmd":"roll","value":4}"#);
+        let r = ask(&mut s, r#"{"cmd":"act","action":{"move":{"from":0,"to":4}}}"#);
+        assert_eq!(r["rosette"], true, "{r}");
+    }
+
+    /// The generic path, exercised on a race set held as a game of any family.
+    #[test]
+    fn a_game_of_any_family_through_the_protocol() {
+        let mut s = Session::default();
+        s.any = Some(AnyRecorder::new("finkel", &Options::new(), Side::Light).unwrap());
+        let r = ask(&mut s, r#"{"cmd":"show"}"#);
+        assert_eq!(r["phase"], "roll", "{r}");
+        assert_eq!(r["outcomes"].as_array().unwrap().len(), 5, "{r}");
+        assert_eq!(r["position"]["light"]["reserve"], 7, "{r}");
+        let r = ask(&mut s, r#"{"cmd":"roll","value":2}"#);
+        assert!(r["error"].as_str().unwrap().contains("raw"), "{r}");
+        let r = ask(&mut s, r#"{"cmd":"act","text":"0->2"}"#);
+        assert!(r["error"].as_str().unwrap().contains("roll"), "{r}");
+        let r = ask(&mut s, r#"{"cmd":"roll","raw":2}"#);
+        assert_eq!(r["phase"], "decide", "{r}");
+        assert_eq!(r["actions"], json!([{"move":{"from":0,"to":2}}]), "{r}");
+        assert_eq!(r["actions_text"], json!(["0->2"]), "{r}");
+        for cmd in ["play", "set", "eval", "hint"] {
+            let r = ask(&mut s, &format!(r#"{{"cmd":"{cmd}"}}"#));
+            assert_eq!(r["ok"], false, "{cmd}: {r}");
+        }
+        let r = ask(&mut s, r#"{"cmd":"bestmove","bot":"generic:level2"}"#);
+        let action = r["action"].clone();
+        let r = ask(&mut s, &format!(r#"{{"cmd":"act","action":{action}}}"#));
+        assert_eq!(r["ok"], true, "{r}");
+        assert_eq!(r["to_move"], "dark", "{r}");
+        let record = ask(&mut s, r#"{"cmd":"record"}"#)["record"].clone();
+        assert_eq!(record["version"], 2, "{record}");
+        let back: ur_rules::AnyRecord = serde_json::from_value(record).unwrap();
+        assert_eq!(back.replay().unwrap().position_json(), s.any.as_ref().unwrap().game().position_json());
+        // A bot plays the game out through the protocol.
+        let mut rng = 0u64;
+        for _ in 0..5000 {
+            let r = ask(&mut s, r#"{"cmd":"show"}"#);
+            match r["phase"].as_str().unwrap() {
+                "over" => break,
+                "roll" => {
+                    rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let outcomes = r["outcomes"].as_array().unwrap();
+                    let raw = &outcomes[(rng >> 33) as usize % outcomes.len()]["raw"];
+                    assert_eq!(ask(&mut s, &format!(r#"{{"cmd":"roll","raw":{raw}}}"#))["ok"], true);
+                }
+                _ => {
+                    let a = ask(&mut s, r#"{"cmd":"bestmove","bot":"generic:greedy"}"#)["action"].clone();
+                    assert_eq!(ask(&mut s, &format!(r#"{{"cmd":"act","action":{a}}}"#))["ok"], true);
+                }
+            }
+        }
+        let r = ask(&mut s, r#"{"cmd":"show"}"#);
+        assert_eq!(r["phase"], "over", "{r}");
+        assert!(r["winner"].is_string(), "{r}");
     }
 }
