@@ -955,8 +955,8 @@ mod tests {
     /// The generic path, exercised on a race set held as a game of any family.
     #[test]
     fn a_game_of_any_family_through_the_protocol() {
-        let mut s = Session::default();
-        s.any = Some(AnyRecorder::new("finkel", &Options::new(), Side::Light).unwrap());
+        let mut s =
+            Session { any: Some(AnyRecorder::new("finkel", &Options::new(), Side::Light).unwrap()), ..Session::default() };
         let r = ask(&mut s, r#"{"cmd":"show"}"#);
         assert_eq!(r["phase"], "roll", "{r}");
         assert_eq!(r["outcomes"].as_array().unwrap().len(), 5, "{r}");
