@@ -97,6 +97,12 @@ pub fn load(id: Option<&str>, file: Option<&Path>, pieces: Option<u8>, pairs: &[
         }
         None => {
             let Some(id) = id else { bail!("name a rule set (see `ur rules`) or give --file FILE") };
+            if let Some(f) = family_of(id).filter(|f| *f != Family::Race) {
+                bail!(
+                    "'{id}' is a rule set of the {f:?} family, not a race; this command works on race rule sets only \
+                     (rules, play, replay, arena and the engine work on every family)"
+                );
+            }
             let file = RuleSetFile::builtin(id)?;
             let rules = Rules::from_file(&file, &options)?;
             Ok(LoadedRules { rules, file, file_text: None })
