@@ -100,7 +100,9 @@ impl Operator {
     pub(crate) fn sweep(&self, values: &[AtomicU64], write: bool) -> f64 {
         self.chunks
             .par_iter()
-            .map(|c| (0..c.pairs.len()).map(|k| self.update_pair(c, k, values, write)).fold(0.0, f64::max))
+            .map(|c| {
+(0..c.pairs.len()).map(|k| self.update_pair(c, k, values, write)).fold(0.0, f64::max)
+            })
             .reduce(|| 0.0, f64::max)
     }
 

@@ -264,14 +264,23 @@ fn solve_group(b: &Bellman, group: &[Layer], values: &[AtomicU64], tol: f64, pro
     // the upper layer, so sweeping the upper layer by pairs covers both.
     let upper = *group.iter().max_by_key(|l| l.start).expect("a group has a layer");
     let op = Operator::build(b, group, upper, values);
+    let base = group.iter().map(|l| l.start).min().expect("a group has a layer") as usize;
+    let len: u64 = group.iter().map(|l| l.len).sum();
+    let slice = &values[base..base + len as usize];
+    let mut accel = Anderson::default();
     let mut sweep = 0;
     loop {
         loop {
             sweep += 1;
+            let before = accel.active.then(|| load(slice));
             let change = op.sweep(values, true);
             progress.sweep(group, sweep, change);
-            if change <= tol / 4.0 {
+            if change <= tol {
                 break;
+            }
+            match before {
+                Some(x) => accel.step(x, slice),
+                None => accel.active = change < ACCELERATE_BELOW,
             }
         }
         let residual = op.sweep(values, false);
@@ -279,6 +288,57 @@ fn solve_group(b: &Bellman, group: &[Layer], values: &[AtomicU64], tol: f64, pro
             return (residual, sweep + 1);
         }
     }
+}
+
+/// The change below which sweeps are accelerated: by then the best moves
+/// have settled and the sweeps act as a linear map.
+const ACCELERATE_BELOW: f64 = 1e-3;
+
+/// Anderson acceleration of depth two over Gauss-Seidel sweeps `G`: from
+/// `x` and `g = G(x)`, with `f = g - x`, the next iterate is
+/// `g - Σ γ_k Δg_k`, where `Δg_k`, `Δf_k` are the differences of the last
+/// steps and `γ` minimises `|f - Σ γ_k Δf_k|`. It removes most of the
+/// slowest modes of the sweeps.
+#[derive(Default)]
+struct Anderson {
+    active: bool,
+    /// The last steps' `g` and `f`, newest first.
+    history: Vec<(Vec<f64>, Vec<f64>)>,
+}
+
+impl Anderson {
+    /// Takes `x` (the values before a sweep) and the swept values in `slice`,
+    /// and writes the accelerated iterate into `slice`.
+    fn step(&mut self, x: Vec<f64>, slice: &[AtomicU64]) {
+        let g = load(slice);
+        let f: Vec<f64> = g.par_iter().zip(&x).map(|(g, x)| g - x).collect();
+        if self.history.len() == 2 {
+            let [(g1, f1), (g2, f2)] = [&self.history[0], &self.history[1]];
+            // Normal equations of the least-squares problem, in one pass.
+            let sums = (0..f.len())
+                .into_par_iter()
+                .map(|i| {
+                    let (d1, d2) = (f[i] - f1[i], f1[i] - f2[i]);
+                    [d1 * d1, d1 * d2, d2 * d2, d1 * f[i], d2 * f[i]]
+                })
+                .reduce(|| [0.0; 5], |a, b| std::array::from_fn(|k| a[k] + b[k]));
+            let [a11, a12, a22, b1, b2] = sums;
+            let det = a11 * a22 - a12 * a12;
+            if det > 1e-12 * a11 * a22 {
+                let (c1, c2) = ((b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det);
+                slice.par_iter().enumerate().for_each(|(i, v)| {
+                    let next = g[i] - c1 * (g[i] - g1[i]) - c2 * (g1[i] - g2[i]);
+                    v.store(next.to_bits(), Relaxed);
+                });
+            }
+        }
+        self.history.insert(0, (g, f));
+        self.history.truncate(2);
+    }
+}
+
+fn load(slice: &[AtomicU64]) -> Vec<f64> {
+    slice.par_iter().map(|a| f64::from_bits(a.load(Relaxed))).collect()
 }
 
 /// One uncompiled pass over a layer, highest index first, updating each
