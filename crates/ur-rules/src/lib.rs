@@ -24,6 +24,7 @@ pub mod position;
 pub mod record;
 pub mod rules;
 pub mod spec;
+pub mod tower;
 
 use serde::{Deserialize, Serialize};
 
