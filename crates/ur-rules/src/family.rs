@@ -357,6 +357,7 @@ mod tests {
     use rand_xoshiro::Xoshiro256PlusPlus;
 
     use super::*;
+    use crate::spec::OptionValue;
 
     /// Plays random legal actions through [`Playable`] only, sampling rolls
     /// from [`Playable::outcomes`]; returns the turn the game stopped at.
@@ -389,6 +390,42 @@ mod tests {
             let mut game = AnyGame::new(id, &Options::new(), Side::Light).unwrap();
             assert!(matches!(random_game(&mut game, 7, 200_000), Turn::Over(Some(_))), "{id}");
         }
+    }
+
+    #[test]
+    fn tower_sets_play_through_any_game() {
+        for set in family_rule_sets().iter().filter(|r| r.family == Family::Tower) {
+            let mut game = AnyGame::new(set.id, &Options::new(), Side::Dark).unwrap();
+            assert_eq!((game.family(), game.turn()), (Family::Tower, Turn::Roll(Side::Dark)));
+            assert!(game.board_text().is_some_and(|t| t.contains("M1")));
+            assert_eq!(game.position_json()["rules"], set.id);
+            assert!(matches!(random_game(&mut game, 11, 200_000), Turn::Over(_)), "{}", set.id);
+            for o in &set.options {
+                assert!(o.values.iter().any(|v| v.contains(o.default) || v.starts_with("integer")), "{}: {}", set.id, o.name);
+            }
+        }
+    }
+
+    #[test]
+    fn tower_options_and_actions_are_checked() {
+        let mut bad = Options::new();
+        bad.insert("pieces".into(), OptionValue::Int(7));
+        let err = AnyGame::new("guard-d6", &bad, Side::Light).unwrap_err();
+        assert!(matches!(err, SpecError::UnknownOption { .. }) && err.to_string().contains("max_stack"), "{err}");
+        bad.clear();
+        bad.insert("max_stack_counts".into(), OptionValue::Text("some".into()));
+        let err = AnyGame::new("guard-d6", &bad, Side::Light).unwrap_err();
+        assert!(matches!(err, SpecError::BadOptionValue { .. }) && err.to_string().contains("excluding_prisoners"), "{err}");
+        let mut game = AnyGame::new("vizier-4-pyramids", &Options::new(), Side::Light).unwrap();
+        game.roll(0).unwrap();
+        let a = game.action_from_json(&serde_json::json!("move5")).unwrap();
+        assert_eq!(game.action_from_text("move5").unwrap(), a);
+        game.apply(&a).unwrap();
+        let enter = game.action_from_json(&serde_json::json!({"stack_move": {"from": 0, "to": 5, "carry": 0}})).unwrap();
+        assert_eq!(enter.to_string(), "0->5");
+        assert!(game.apply(&AnyAction::Race(Action::Roll(3))).is_err());
+        game.apply(&enter).unwrap();
+        assert_eq!(game.turn(), Turn::Roll(Side::Dark));
     }
 
     #[test]
