@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::game::{Action, Game, Phase};
 use crate::rules::Rules;
 use crate::spec::{Options, SpecError};
+use crate::tower::{TowerAction, TowerGame};
 use crate::Side;
 
 /// What a game waits for.
@@ -74,6 +75,8 @@ pub trait Playable: Clone + Send + Sync {
 pub enum Family {
     /// Race rule sets ([`Game`]).
     Race,
+    /// The prisoner games ([`TowerGame`]): `ravensburg-1977`, `vizier-4-pyramids`, `guard-d6`.
+    Tower,
 }
 
 /// A built-in rule set of a family other than the race, for `ur rules`.
@@ -99,7 +102,40 @@ pub struct FamilyOption {
 
 /// The built-in rule sets beyond the races.
 pub fn family_rule_sets() -> Vec<FamilyRuleSet> {
-    Vec::new()
+    let mut sets = Vec::new();
+    sets.extend(tower_rule_sets());
+    sets
+}
+
+/// The tower rule sets' metadata, from their option tables.
+fn tower_rule_sets() -> Vec<FamilyRuleSet> {
+    crate::tower::TOWER_IDS
+        .iter()
+        .filter_map(|&id| {
+            let (name, source, defs) = crate::tower::rule_set_info(id)?;
+            let options = defs
+                .iter()
+                .map(|d| FamilyOption {
+                    name: d.name,
+                    description: d.description,
+                    default: d.default,
+                    values: if d.values.is_empty() { vec![range_text(d.range)] } else { d.values.to_vec() },
+                })
+                .collect();
+            Some(FamilyRuleSet { id, family: Family::Tower, name, source, options })
+        })
+        .collect()
+}
+
+/// A numeric option's allowed values, as text.
+fn range_text((lo, hi): (i64, i64)) -> &'static str {
+    match (lo, hi) {
+        (0, 1_000_000) => "integer 0..=1000000",
+        (0, 1000) => "integer 0..=1000",
+        (1, 15) => "integer 1..=15",
+        (2, 30) => "integer 2..=30",
+        _ => "integer",
+    }
 }
 
 /// The family of a built-in rule-set id, if it is one.
@@ -114,6 +150,7 @@ pub fn family_of(id: &str) -> Option<Family> {
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Race(Game),
+    Tower(TowerGame),
 }
 
 /// A decision in a game of any family.
@@ -121,6 +158,7 @@ pub enum AnyGame {
 #[serde(untagged)]
 pub enum AnyAction {
     Race(Action),
+    Tower(TowerAction),
 }
 
 impl AnyAction {
@@ -138,6 +176,7 @@ impl fmt::Display for AnyAction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AnyAction::Race(a) => a.fmt(f),
+            AnyAction::Tower(a) => a.fmt(f),
         }
     }
 }
@@ -153,12 +192,14 @@ impl AnyGame {
                 let rules = Rules::builtin_with(id, options)?;
                 Ok(AnyGame::Race(Game::new(rules.into(), first)))
             }
+            Some(Family::Tower) => Ok(AnyGame::Tower(TowerGame::new(id, options, first)?)),
         }
     }
 
     pub fn family(&self) -> Family {
         match self {
             AnyGame::Race(_) => Family::Race,
+            AnyGame::Tower(_) => Family::Tower,
         }
     }
 
@@ -166,6 +207,7 @@ impl AnyGame {
     pub fn as_race(&self) -> Option<&Game> {
         match self {
             AnyGame::Race(g) => Some(g),
+            AnyGame::Tower(_) => None,
         }
     }
 
@@ -183,6 +225,7 @@ impl AnyGame {
     pub fn board_text(&self) -> Option<String> {
         match self {
             AnyGame::Race(_) => None,
+            AnyGame::Tower(g) => Some(g.to_string()),
         }
     }
 
@@ -190,6 +233,7 @@ impl AnyGame {
     pub fn position_json(&self) -> serde_json::Value {
         match self {
             AnyGame::Race(g) => serde_json::to_value(g.state().to_setup(g.rules())).unwrap_or_default(),
+            AnyGame::Tower(g) => serde_json::to_value(g.snapshot()).unwrap_or_default(),
         }
     }
 
@@ -201,6 +245,7 @@ impl AnyGame {
         let bad = |e: serde_json::Error| PlayError(format!("not an action of this rule set: {e}"));
         match self {
             AnyGame::Race(_) => serde_json::from_value(value.clone()).map(AnyAction::Race).map_err(bad),
+            AnyGame::Tower(_) => serde_json::from_value(value.clone()).map(AnyAction::Tower).map_err(bad),
         }
     }
 
@@ -230,36 +275,44 @@ impl Playable for AnyGame {
     fn rule_id(&self) -> &str {
         match self {
             AnyGame::Race(g) => g.rule_id(),
+            AnyGame::Tower(g) => g.rule_id(),
         }
     }
     fn turn(&self) -> Turn {
         match self {
             AnyGame::Race(g) => g.turn(),
+            AnyGame::Tower(g) => g.turn(),
         }
     }
     fn outcomes(&self) -> Vec<(u8, f64)> {
         match self {
             AnyGame::Race(g) => g.outcomes(),
+            AnyGame::Tower(g) => g.outcomes(),
         }
     }
     fn roll(&mut self, raw: u8) -> Result<(), PlayError> {
         match self {
             AnyGame::Race(g) => Playable::roll(g, raw),
+            AnyGame::Tower(g) => g.roll(raw),
         }
     }
     fn actions(&self) -> Vec<AnyAction> {
         match self {
             AnyGame::Race(g) => g.actions().into_iter().map(AnyAction::Race).collect(),
+            AnyGame::Tower(g) => g.actions().into_iter().map(AnyAction::Tower).collect(),
         }
     }
     fn apply(&mut self, action: &AnyAction) -> Result<(), PlayError> {
         match (self, action) {
             (AnyGame::Race(g), AnyAction::Race(a)) => Playable::apply(g, a),
+            (AnyGame::Tower(g), AnyAction::Tower(a)) => g.apply(a),
+            (g, a) => Err(PlayError(format!("'{a}' is not an action of {}", g.rule_id()))),
         }
     }
     fn standing(&self, side: Side) -> f64 {
         match self {
             AnyGame::Race(g) => g.standing(side),
+            AnyGame::Tower(g) => g.standing(side),
         }
     }
 }
@@ -324,6 +377,7 @@ mod tests {
     use rand_xoshiro::Xoshiro256PlusPlus;
 
     use super::*;
+    use crate::spec::OptionValue;
 
     /// Plays random legal actions through [`Playable`] only, sampling rolls
     /// from [`Playable::outcomes`]; returns the turn the game stopped at.
@@ -356,6 +410,42 @@ mod tests {
             let mut game = AnyGame::new(id, &Options::new(), Side::Light).unwrap();
             assert!(matches!(random_game(&mut game, 7, 200_000), Turn::Over(Some(_))), "{id}");
         }
+    }
+
+    #[test]
+    fn tower_sets_play_through_any_game() {
+        for set in family_rule_sets().iter().filter(|r| r.family == Family::Tower) {
+            let mut game = AnyGame::new(set.id, &Options::new(), Side::Dark).unwrap();
+            assert_eq!((game.family(), game.turn()), (Family::Tower, Turn::Roll(Side::Dark)));
+            assert!(game.board_text().is_some_and(|t| t.contains("M1")));
+            assert_eq!(game.position_json()["rules"], set.id);
+            assert!(matches!(random_game(&mut game, 11, 200_000), Turn::Over(_)), "{}", set.id);
+            for o in &set.options {
+                assert!(o.values.iter().any(|v| v.contains(o.default) || v.starts_with("integer")), "{}: {}", set.id, o.name);
+            }
+        }
+    }
+
+    #[test]
+    fn tower_options_and_actions_are_checked() {
+        let mut bad = Options::new();
+        bad.insert("pieces".into(), OptionValue::Int(7));
+        let err = AnyGame::new("guard-d6", &bad, Side::Light).unwrap_err();
+        assert!(matches!(err, SpecError::UnknownOption { .. }) && err.to_string().contains("max_stack"), "{err}");
+        bad.clear();
+        bad.insert("max_stack_counts".into(), OptionValue::Text("some".into()));
+        let err = AnyGame::new("guard-d6", &bad, Side::Light).unwrap_err();
+        assert!(matches!(err, SpecError::BadOptionValue { .. }) && err.to_string().contains("excluding_prisoners"), "{err}");
+        let mut game = AnyGame::new("vizier-4-pyramids", &Options::new(), Side::Light).unwrap();
+        game.roll(0).unwrap();
+        let a = game.action_from_json(&serde_json::json!("move5")).unwrap();
+        assert_eq!(game.action_from_text("move5").unwrap(), a);
+        game.apply(&a).unwrap();
+        let enter = game.action_from_json(&serde_json::json!({"stack_move": {"from": 0, "to": 5, "carry": 0}})).unwrap();
+        assert_eq!(enter.to_string(), "0->5");
+        assert!(game.apply(&AnyAction::Race(Action::Roll(3))).is_err());
+        game.apply(&enter).unwrap();
+        assert_eq!(game.turn(), Turn::Roll(Side::Dark));
     }
 
     #[test]

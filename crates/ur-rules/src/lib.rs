@@ -4,6 +4,8 @@
 //! ([`dice`]), rule sets as data ([`spec`]), compiled rules ([`Rules`]),
 //! positions ([`Setup`] unchecked, [`State`] validated), move generation
 //! and a turn-by-turn [`Game`] with game records.
+//! The prisoner games (`ravensburg-1977`, `vizier-4-pyramids`, `guard-d6`)
+//! have their own engine in [`tower`]; [`AnyGame`] plays every family.
 //!
 //! ```
 //! use ur_rules::{Game, Rules, Side, SeededDice};
@@ -25,6 +27,7 @@ pub mod position;
 pub mod record;
 pub mod rules;
 pub mod spec;
+pub mod tower;
 
 use serde::{Deserialize, Serialize};
 
