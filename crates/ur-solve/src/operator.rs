@@ -21,8 +21,10 @@ use crate::solve::{Bellman, Target, Values};
 const CHUNK: usize = 1 << 11;
 /// A reference's flag: the opponent moves next, so the value is `1 - V`.
 const FLIP: u32 = 1 << 31;
-/// The constant of a throw that allows no move.
-const PASS: f64 = -1.0;
+/// A throw's count when it allows no move.
+const PASS: u8 = u8::MAX;
+/// A throw's count flag: a constant precedes its references.
+const HAS_CONST: u8 = 1 << 7;
 
 /// A position of the upper layer and its pass partner (same board, other
 /// side to move), group-relative.
@@ -32,15 +34,26 @@ struct Pair {
     j: u32,
 }
 
-/// Compiled rows of some position pairs, two rows per pair (`i`'s, `j`'s).
+/// Compiled rows of some position pairs, two rows per pair (`i`'s, `j`'s),
+/// read in order by a sweep (a [`Cursor`]), so no offsets are stored.
 struct Chunk {
     pairs: Vec<Pair>,
-    /// Per row and throw: the best constant, `-inf` if none, or [`PASS`].
+    /// Per row and throw: its number of references, with [`HAS_CONST`] set
+    /// when it has a constant, or [`PASS`].
+    counts: Vec<u8>,
+    /// The constants, in row and throw order: the best value of the moves
+    /// that leave the group.
     consts: Vec<f64>,
-    /// Per row and throw: the end of its references in `refs`.
-    ends: Vec<u32>,
     /// Group-relative indices, [`FLIP`] set when the opponent moves next.
     refs: Vec<u32>,
+}
+
+/// Where a sweep is in a chunk's arrays.
+#[derive(Default)]
+struct Cursor {
+    count: usize,
+    konst: usize,
+    refs: usize,
 }
 
 /// A layer group's compiled operator.
@@ -58,7 +71,7 @@ pub(crate) struct Operator {
 
 /// Bytes an operator needs per position, estimated before it is built.
 pub(crate) fn bytes_per_position(throws: usize) -> u64 {
-    8 + 12 * throws as u64 + 4 * 2 * throws as u64
+    4 + throws as u64 * (1 + 2 + 4 * 2)
 }
 
 impl Operator {
@@ -71,25 +84,29 @@ impl Operator {
         Operator { base, probs: b.throws.iter().map(|x| x.1).collect(), chunks }
     }
 
-    /// `R` and `q` of row `row` of a chunk (see `settle_pair` in solve.rs).
+    /// `R` and `q` of the row at the cursor (see `settle_pair` in solve.rs).
     #[inline]
-    fn parts(&self, c: &Chunk, row: usize, values: &[AtomicU64]) -> (f64, f64) {
-        let t = self.probs.len();
-        let mut start = if row == 0 { 0 } else { c.ends[row * t - 1] as usize };
+    fn parts(&self, c: &Chunk, at: &mut Cursor, values: &[AtomicU64]) -> (f64, f64) {
         let (mut r, mut q) = (0.0, 0.0);
-        for (k, p) in self.probs.iter().enumerate() {
-            let end = c.ends[row * t + k] as usize;
-            let mut best = c.consts[row * t + k];
-            if best == PASS {
+        for p in &self.probs {
+            let n = c.counts[at.count];
+            at.count += 1;
+            if n == PASS {
                 q += p;
                 continue;
             }
-            for &e in &c.refs[start..end] {
+            let mut best = f64::NEG_INFINITY;
+            if n & HAS_CONST != 0 {
+                best = c.consts[at.konst];
+                at.konst += 1;
+            }
+            let end = at.refs + usize::from(n & !HAS_CONST);
+            for &e in &c.refs[at.refs..end] {
                 let v = Values::get(values, self.base + u64::from(e & !FLIP));
                 best = best.max(if e & FLIP != 0 { 1.0 - v } else { v });
             }
+            at.refs = end;
             r += p * best;
-            start = end;
         }
         (r, q)
     }
@@ -101,16 +118,16 @@ impl Operator {
         self.chunks
             .par_iter()
             .map(|c| {
-(0..c.pairs.len()).map(|k| self.update_pair(c, k, values, write)).fold(0.0, f64::max)
+                let mut at = Cursor::default();
+                c.pairs.iter().map(|&pair| self.update_pair(c, pair, &mut at, values, write)).fold(0.0, f64::max)
             })
             .reduce(|| 0.0, f64::max)
     }
 
-    fn update_pair(&self, c: &Chunk, k: usize, values: &[AtomicU64], write: bool) -> f64 {
-        let Pair { i, j, .. } = c.pairs[k];
+    fn update_pair(&self, c: &Chunk, Pair { i, j }: Pair, at: &mut Cursor, values: &[AtomicU64], write: bool) -> f64 {
         let (i, j) = (self.base + u64::from(i), self.base + u64::from(j));
-        let (ri, qi) = self.parts(c, 2 * k, values);
-        let (rj, qj) = if i == j { (ri, qi) } else { self.parts(c, 2 * k + 1, values) };
+        let (ri, qi) = self.parts(c, at, values);
+        let (rj, qj) = self.parts(c, at, values);
         crate::solve::settle_pair((i, ri, qi), (j, rj, qj), values, write)
     }
 }
@@ -140,7 +157,7 @@ fn pairs_of(b: &Bellman, upper: Layer, base: u64) -> Vec<Pair> {
 /// Compiles the two rows of every pair of a chunk.
 fn compile_chunk(b: &Bellman, pairs: &[Pair], (base, len): (u64, u64), values: &[AtomicU64]) -> Chunk {
     let rows = 2 * pairs.len() * b.throws.len();
-    let mut chunk = Chunk { pairs: pairs.to_vec(), consts: Vec::with_capacity(rows), ends: Vec::with_capacity(rows), refs: Vec::new() };
+    let mut chunk = Chunk { pairs: pairs.to_vec(), counts: Vec::with_capacity(rows), consts: Vec::new(), refs: Vec::new() };
     for p in pairs {
         let st = b.index.unrank(b.rules, base + u64::from(p.i), Side::Light);
         let mut flipped = st;
@@ -156,7 +173,12 @@ fn compile_row(b: &Bellman, st: &State, (base, len): (u64, u64), values: &[Atomi
     let in_group = |x: u64| x >= base && x < base + len;
     for (throw, _) in &b.throws {
         let mut dests = b.rules.destinations(st, throw);
-        let mut best = if dests == 0 { PASS } else { f64::NEG_INFINITY };
+        if dests == 0 {
+            chunk.counts.push(PASS);
+            continue;
+        }
+        let first = chunk.refs.len();
+        let mut best = f64::NEG_INFINITY;
         while dests != 0 {
             let to = dests.trailing_zeros() as u8;
             dests &= dests - 1;
@@ -170,7 +192,13 @@ fn compile_row(b: &Bellman, st: &State, (base, len): (u64, u64), values: &[Atomi
                 }
             }
         }
-        chunk.consts.push(best);
-        chunk.ends.push(chunk.refs.len() as u32);
+        let n = (chunk.refs.len() - first) as u8;
+        debug_assert!(n < HAS_CONST, "a throw has at most 2 x 15 targets");
+        if best > f64::NEG_INFINITY {
+            chunk.consts.push(best);
+            chunk.counts.push(n | HAS_CONST);
+        } else {
+            chunk.counts.push(n);
+        }
     }
 }
