@@ -87,7 +87,10 @@ pub fn describe_family_set(set: &FamilyRuleSet, given: &Options) -> String {
         };
         out += &format!("  {}: {} [default {}; {}{now}]\n", o.name, o.description, o.default, o.values.join(", "));
     }
-    out += "\nPlay it with `ur play --rules ID`; bots: random, greedy, expectimax, mcts, noisy, level1..level5.\n";
+    out += &format!(
+        "\nPlay it with `ur play --rules {}`; bots: random, greedy, expectimax, mcts, noisy, level1..level5 (tables and `perfect` are for race sets only).\n",
+        set.id
+    );
     out
 }
 
