@@ -11,6 +11,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{Action, Game, Phase};
+use crate::marker::akalandung::{self, AkalandungAction, AkalandungGame};
+use crate::marker::bens::{self, BensAction, BensGame};
 use crate::rules::Rules;
 use crate::spec::{Options, SpecError};
 use crate::Side;
@@ -74,6 +76,8 @@ pub trait Playable: Clone + Send + Sync {
 pub enum Family {
     /// Race rule sets ([`Game`]).
     Race,
+    /// Marker games: `bens-ur` ([`BensGame`]) and `ludens-akalandung` ([`AkalandungGame`]).
+    Bens,
 }
 
 /// A built-in rule set of a family other than the race, for `ur rules`.
@@ -99,7 +103,7 @@ pub struct FamilyOption {
 
 /// The built-in rule sets beyond the races.
 pub fn family_rule_sets() -> Vec<FamilyRuleSet> {
-    Vec::new()
+    vec![bens::rule_set(), akalandung::rule_set()]
 }
 
 /// The family of a built-in rule-set id, if it is one.
@@ -114,6 +118,8 @@ pub fn family_of(id: &str) -> Option<Family> {
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Race(Game),
+    Bens(BensGame),
+    Akalandung(AkalandungGame),
 }
 
 /// A decision in a game of any family.
@@ -121,12 +127,16 @@ pub enum AnyGame {
 #[serde(untagged)]
 pub enum AnyAction {
     Race(Action),
+    Bens(BensAction),
+    Akalandung(AkalandungAction),
 }
 
 impl fmt::Display for AnyAction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AnyAction::Race(a) => a.fmt(f),
+            AnyAction::Bens(a) => a.fmt(f),
+            AnyAction::Akalandung(a) => a.fmt(f),
         }
     }
 }
@@ -142,12 +152,15 @@ impl AnyGame {
                 let rules = Rules::builtin_with(id, options)?;
                 Ok(AnyGame::Race(Game::new(rules.into(), first)))
             }
+            Some(Family::Bens) if id == bens::ID => Ok(AnyGame::Bens(BensGame::new(options, first)?)),
+            Some(Family::Bens) => Ok(AnyGame::Akalandung(AkalandungGame::new(options, first)?)),
         }
     }
 
     pub fn family(&self) -> Family {
         match self {
             AnyGame::Race(_) => Family::Race,
+            AnyGame::Bens(_) | AnyGame::Akalandung(_) => Family::Bens,
         }
     }
 
@@ -155,6 +168,7 @@ impl AnyGame {
     pub fn as_race(&self) -> Option<&Game> {
         match self {
             AnyGame::Race(g) => Some(g),
+            AnyGame::Bens(_) | AnyGame::Akalandung(_) => None,
         }
     }
 
@@ -163,6 +177,8 @@ impl AnyGame {
     pub fn board_text(&self) -> Option<String> {
         match self {
             AnyGame::Race(_) => None,
+            AnyGame::Bens(g) => Some(g.to_string()),
+            AnyGame::Akalandung(g) => Some(g.to_string()),
         }
     }
 
@@ -170,6 +186,8 @@ impl AnyGame {
     pub fn position_json(&self) -> serde_json::Value {
         match self {
             AnyGame::Race(g) => serde_json::to_value(g.state().to_setup(g.rules())).unwrap_or_default(),
+            AnyGame::Bens(g) => g.snapshot(),
+            AnyGame::Akalandung(g) => g.snapshot(),
         }
     }
 
@@ -181,6 +199,8 @@ impl AnyGame {
         let bad = |e: serde_json::Error| PlayError(format!("not an action of this rule set: {e}"));
         match self {
             AnyGame::Race(_) => serde_json::from_value(value.clone()).map(AnyAction::Race).map_err(bad),
+            AnyGame::Bens(_) => serde_json::from_value(value.clone()).map(AnyAction::Bens).map_err(bad),
+            AnyGame::Akalandung(_) => serde_json::from_value(value.clone()).map(AnyAction::Akalandung).map_err(bad),
         }
     }
 
@@ -210,36 +230,51 @@ impl Playable for AnyGame {
     fn rule_id(&self) -> &str {
         match self {
             AnyGame::Race(g) => g.rule_id(),
+            AnyGame::Bens(g) => g.rule_id(),
+            AnyGame::Akalandung(g) => g.rule_id(),
         }
     }
     fn turn(&self) -> Turn {
         match self {
             AnyGame::Race(g) => g.turn(),
+            AnyGame::Bens(g) => g.turn(),
+            AnyGame::Akalandung(g) => g.turn(),
         }
     }
     fn outcomes(&self) -> Vec<(u8, f64)> {
         match self {
             AnyGame::Race(g) => g.outcomes(),
+            AnyGame::Bens(g) => g.outcomes(),
+            AnyGame::Akalandung(g) => g.outcomes(),
         }
     }
     fn roll(&mut self, raw: u8) -> Result<(), PlayError> {
         match self {
             AnyGame::Race(g) => Playable::roll(g, raw),
+            AnyGame::Bens(g) => g.roll(raw),
+            AnyGame::Akalandung(g) => g.roll(raw),
         }
     }
     fn actions(&self) -> Vec<AnyAction> {
         match self {
             AnyGame::Race(g) => g.actions().into_iter().map(AnyAction::Race).collect(),
+            AnyGame::Bens(g) => g.actions().into_iter().map(AnyAction::Bens).collect(),
+            AnyGame::Akalandung(g) => g.actions().into_iter().map(AnyAction::Akalandung).collect(),
         }
     }
     fn apply(&mut self, action: &AnyAction) -> Result<(), PlayError> {
         match (self, action) {
             (AnyGame::Race(g), AnyAction::Race(a)) => Playable::apply(g, a),
+            (AnyGame::Bens(g), AnyAction::Bens(a)) => g.apply(a),
+            (AnyGame::Akalandung(g), AnyAction::Akalandung(a)) => g.apply(a),
+            (g, a) => Err(PlayError(format!("'{a}' is not an action of rule set '{}'", g.rule_id()))),
         }
     }
     fn standing(&self, side: Side) -> f64 {
         match self {
             AnyGame::Race(g) => g.standing(side),
+            AnyGame::Bens(g) => g.standing(side),
+            AnyGame::Akalandung(g) => g.standing(side),
         }
     }
 }
