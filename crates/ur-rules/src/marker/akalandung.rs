@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 use super::{check_raw, draw_board, not_deciding, not_open, option, outcomes, side_name, OptionValues};
@@ -261,6 +262,13 @@ impl AkalandungGame {
         Ok(())
     }
 
+    /// The markers `side` has anywhere (home or reserve, board, off): always
+    /// the full set; for checks.
+    pub fn marker_count(&self, side: Side) -> usize {
+        let st = &self.sides[side.index()];
+        usize::from(st.reserve + st.off) + st.board.len()
+    }
+
     /// The steps played so far.
     pub fn history(&self) -> &[AkalandungEvent] {
         &self.history
@@ -283,7 +291,7 @@ impl AkalandungGame {
         self.cfg.path[side.index()][usize::from(pos)]
     }
 
-    fn occupants(&self, cell: Cell) -> Vec<(Side, Piece)> {
+    fn occupants(&self, cell: Cell) -> ArrayVec<(Side, Piece), 14> {
         Side::BOTH
             .into_iter()
             .flat_map(|s| self.sides[s.index()].board.iter().filter(move |p| self.cell(s, p.pos) == cell).map(move |p| (s, *p)))

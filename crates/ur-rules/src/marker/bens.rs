@@ -17,6 +17,7 @@
 
 use std::fmt;
 
+use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 use super::{check_raw, draw_board, not_deciding, not_open, option, outcomes, side_name, OptionValues};
@@ -76,8 +77,8 @@ pub enum SquareKind {
 }
 
 impl SquareKind {
-    fn of(cell: Cell) -> SquareKind {
-        match Board::named("standard").map_or('.', |b| b.decoration(cell)) {
+    fn of(board: &Board, cell: Cell) -> SquareKind {
+        match board.decoration(cell) {
             'R' => SquareKind::Rosette,
             'E' => SquareKind::FourEyes,
             'P' => SquareKind::Passage,
@@ -177,6 +178,8 @@ struct Config {
     simultaneous_start: bool,
     /// `path[side][pos]`: the cell of a position (index 0 unused).
     path: [[Cell; OFF as usize]; 2],
+    /// `kinds[pos]`: the square type of a position (the same for both sides).
+    kinds: [SquareKind; OFF as usize],
 }
 
 /// Where the game stands.
@@ -260,7 +263,7 @@ impl BensGame {
             for m in &self.sides[side.index()].board {
                 let cell = self.cell(side, m.pos);
                 let occ = self.occupants(cell);
-                let fits = match SquareKind::of(cell) {
+                let fits = match self.kind(side, m.pos) {
                     SquareKind::Rosette if self.cfg.per_side_and_face => {
                         occ.iter().filter(|(s, o)| *s == side && o.face == m.face).count()
                             <= usize::from(self.cfg.rosette_capacity)
@@ -280,6 +283,13 @@ impl BensGame {
         Ok(())
     }
 
+    /// The markers `side` has anywhere (home or reserve, board, off): always
+    /// the full set; for checks.
+    pub fn marker_count(&self, side: Side) -> usize {
+        let st = &self.sides[side.index()];
+        usize::from(st.home + st.off) + st.board.len()
+    }
+
     /// The steps played so far.
     pub fn history(&self) -> &[BensEvent] {
         &self.history
@@ -297,12 +307,12 @@ impl BensGame {
         self.cfg.path[side.index()][usize::from(pos)]
     }
 
-    fn kind(&self, side: Side, pos: u8) -> SquareKind {
-        SquareKind::of(self.cell(side, pos))
+    fn kind(&self, _side: Side, pos: u8) -> SquareKind {
+        self.cfg.kinds[usize::from(pos)]
     }
 
     /// Every marker on a cell, with its owner.
-    fn occupants(&self, cell: Cell) -> Vec<(Side, Marker)> {
+    fn occupants(&self, cell: Cell) -> ArrayVec<(Side, Marker), 14> {
         Side::BOTH
             .into_iter()
             .flat_map(|s| self.sides[s.index()].board.iter().filter(move |m| self.cell(s, m.pos) == cell).map(move |m| (s, *m)))
@@ -577,6 +587,7 @@ fn config(values: &OptionValues) -> Config {
             StartRule::VoidAlways
         },
         simultaneous_start: values.get("start_procedure") != "none",
+        kinds: path[0].map(|c| SquareKind::of(&board, c)),
         path,
     }
 }
