@@ -548,6 +548,7 @@ impl AkalandungGame {
         };
         serde_json::json!({
             "rules": ID,
+            "sides": { "light": SIDE_NAMES[0], "dark": SIDE_NAMES[1] },
             "options": self.options.to_map(),
             "turn": turn,
             "throw": self.throw,

@@ -15,6 +15,7 @@
 //! entry); a side that threw a zero then decides its jump. Normal play begins
 //! with the side the procedure chose.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use arrayvec::ArrayVec;
@@ -288,6 +289,11 @@ impl BensGame {
     pub fn marker_count(&self, side: Side) -> usize {
         let st = &self.sides[side.index()];
         usize::from(st.home + st.off) + st.board.len()
+    }
+
+    /// The cell of a path position (1..=23) of `side`.
+    pub fn path_cell(&self, side: Side, pos: u8) -> Option<Cell> {
+        (1..=LEN).contains(&pos).then(|| self.cell(side, pos))
     }
 
     /// The steps played so far.
@@ -623,7 +629,9 @@ fn side_from_setup(side: Side, s: &BensSide) -> Result<SideState, PlayError> {
 #[derive(Serialize)]
 struct Snapshot {
     rules: &'static str,
-    options: std::collections::BTreeMap<String, String>,
+    /// The booklet's names of light (SOUTH) and dark (NORTH) (D13).
+    sides: BTreeMap<&'static str, &'static str>,
+    options: BTreeMap<String, String>,
     /// `roll light`, `decide dark`, `start-roll light`, `start-jump dark`, `over light`.
     turn: String,
     free_turn: bool,
@@ -650,6 +658,7 @@ impl BensGame {
         };
         let snap = Snapshot {
             rules: ID,
+            sides: BTreeMap::from([("light", SIDE_NAMES[0]), ("dark", SIDE_NAMES[1])]),
             options: self.options.to_map(),
             turn,
             free_turn: self.free_turn,
