@@ -106,7 +106,11 @@ pub(crate) fn not_open<A: std::fmt::Display>(action: &A, open: &[A]) -> PlayErro
 /// dark's row) to 1 (bottom, light's row), columns a to h, as in the docs.
 pub(crate) fn draw_board(out: &mut String, cell_text: impl Fn(Cell) -> String) {
     let board = Board::named("standard").expect("the standard board exists");
-    out.push_str("      a         b         c         d         e         f         g         h\n");
+    out.push_str("    ");
+    for col in 0..board.cols {
+        let _ = write!(out, "{:^10}", char::from(b'a' + col));
+    }
+    out.push('\n');
     for row in 0..board.rows {
         let _ = write!(out, "  {} ", 3 - row);
         for col in 0..board.cols {
