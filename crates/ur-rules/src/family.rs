@@ -374,6 +374,49 @@ mod tests {
     }
 
     #[test]
+    fn every_marker_set_plays_to_the_end_through_playable() {
+        for set in family_rule_sets() {
+            assert_eq!(family_of(set.id), Some(Family::Bens));
+            for seed in 0..20 {
+                let mut game = AnyGame::new(set.id, &Options::new(), Side::Dark).unwrap();
+                assert_eq!(game.family(), Family::Bens);
+                assert!(game.as_race().is_none() && game.board_text().is_some());
+                assert!(matches!(random_game(&mut game, seed, 200_000), Turn::Over(Some(_))), "{}", set.id);
+            }
+        }
+    }
+
+    #[test]
+    fn marker_sets_refuse_unknown_options_and_values() {
+        use crate::spec::{OptionValue, SpecError};
+        for set in family_rule_sets() {
+            let mut o = Options::new();
+            o.insert("colour".into(), OptionValue::Text("red".into()));
+            assert!(matches!(AnyGame::new(set.id, &o, Side::Light), Err(SpecError::UnknownOption { .. })), "{}", set.id);
+            for opt in &set.options {
+                assert!(opt.values.contains(&opt.default), "{}: {}", set.id, opt.name);
+                let mut o = Options::new();
+                o.insert(opt.name.into(), OptionValue::Text("nonsense".into()));
+                let e = AnyGame::new(set.id, &o, Side::Light).unwrap_err();
+                assert!(matches!(e, SpecError::BadOptionValue { .. }) && e.to_string().contains(opt.values[0]), "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn marker_actions_are_read_by_family() {
+        let mut game = AnyGame::new("bens-ur", &Options::new(), Side::Light).unwrap();
+        game.roll(0).unwrap();
+        game.roll(2).unwrap();
+        let jump = game.action_from_json(&serde_json::json!({"kind": "jump", "from": 0, "to": 4})).unwrap();
+        assert_eq!(jump.to_string(), "jump 0->4");
+        assert!(game.apply(&jump).is_ok());
+        assert!(game.action_from_json(&serde_json::json!({"move": {"from": 0, "to": 2}})).is_err());
+        let race = AnyAction::Race(Action::Roll(1));
+        assert!(game.apply(&race).is_err());
+    }
+
+    #[test]
     fn actions_round_trip_through_json() {
         let mut game = AnyGame::new("finkel", &Options::new(), Side::Light).unwrap();
         game.roll(2).unwrap();

@@ -594,6 +594,13 @@ fn side_from_setup(side: Side, s: &AkalandungSide) -> Result<SideState, PlayErro
     if let Some(p) = board.iter().find(|p| !(1..=LEN).contains(&p.pos)) {
         return bad(format!("position {} is not on the board (1..={LEN})", p.pos));
     }
+    // Twins form on 5 and break up on 7, 10 and 13; a Warrior lives on 2 and the squares that keep it.
+    if let Some(&t) = s.twins.iter().find(|t| !(TWIN_SQUARE..SPLIT).contains(*t) || POWERLESS.contains(*t)) {
+        return bad(format!("Twins cannot stand on {t} (only on 5, 6, 8, 9, 11 or 12)"));
+    }
+    if let Some(&w) = s.warriors.iter().find(|w| ![2, 4, 6, 8, 9, 12, 13, 14].contains(*w)) {
+        return bad(format!("a Warrior cannot stand on {w} (only on 2, 4, 6, 8, 9, 12, 14, or 13 with warrior_includes_13)"));
+    }
     board.sort_by_key(|p| p.pos);
     let placed = usize::from(s.off) + board.len();
     let reserve = s.reserve.unwrap_or_else(|| PIECES.saturating_sub(u8::try_from(placed).unwrap_or(u8::MAX)));
