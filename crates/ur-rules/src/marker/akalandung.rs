@@ -187,6 +187,8 @@ pub struct AkalandungGame {
     sides: [SideState; 2],
     phase: Phase,
     throw: Option<u8>,
+    /// The open decisions, computed once when a decision step begins.
+    legal: Vec<AkalandungAction>,
     oracle: Option<Side>,
     history: Vec<AkalandungEvent>,
 }
@@ -206,6 +208,7 @@ impl AkalandungGame {
             sides: [side.clone(), side],
             phase: Phase::Roll(first),
             throw: None,
+            legal: Vec::new(),
             oracle: None,
             history: Vec::new(),
         })
@@ -667,11 +670,13 @@ impl Playable for AkalandungGame {
             return Err(PlayError(format!("not a time to roll: {}", self.describe_turn())));
         };
         self.history.push(AkalandungEvent::Roll { side, raw });
-        if self.legal(side, raw).is_empty() {
+        let legal = self.legal(side, raw);
+        if legal.is_empty() {
             // No move: the turn passes, except that the Oracle's holder rolls again (D42).
             self.phase = Phase::Roll(if self.oracle == Some(side) { side } else { side.other() });
         } else {
             self.throw = Some(raw);
+            self.legal = legal;
             self.phase = Phase::Decide(side);
         }
         Ok(())
@@ -679,7 +684,7 @@ impl Playable for AkalandungGame {
 
     fn actions(&self) -> Vec<AkalandungAction> {
         match self.phase {
-            Phase::Decide(s) => self.legal(s, self.throw.unwrap_or(0)),
+            Phase::Decide(_) => self.legal.clone(),
             Phase::ExtraRoll(_) => vec![AkalandungAction::Reroll, AkalandungAction::End],
             _ => Vec::new(),
         }
@@ -694,6 +699,7 @@ impl Playable for AkalandungGame {
         if !open.contains(action) {
             return Err(not_open(action, &open));
         }
+        self.legal.clear();
         self.history.push(AkalandungEvent::Act { side, action: *action });
         match action {
             AkalandungAction::Reroll => self.phase = Phase::Roll(side),

@@ -212,6 +212,8 @@ pub struct BensGame {
     phase: Phase,
     /// The move value of the throw being decided.
     throw: Option<u8>,
+    /// The open decisions, computed once when a decision step begins.
+    legal: Vec<BensAction>,
     /// The current roll is a free turn.
     free_turn: bool,
     /// Start procedure: the throws of this round and the hidden jump choices.
@@ -237,6 +239,7 @@ impl BensGame {
             sides: [side.clone(), side],
             phase,
             throw: None,
+            legal: Vec::new(),
             free_turn: false,
             start_raws: [None; 2],
             start_jumps: [None; 2],
@@ -450,6 +453,7 @@ impl BensGame {
             self.phase = Phase::Roll(side.other());
         } else {
             self.throw = Some(raw);
+            self.legal = moves;
             self.phase = Phase::Decide(side);
         }
     }
@@ -474,6 +478,12 @@ impl BensGame {
         self.jumps(side, self.first_marker(side))
     }
 
+    fn begin_start_jump(&mut self, side: Side) {
+        let from = self.first_marker(side).pos;
+        self.legal = self.start_jumps_of(side).into_iter().map(|to| BensAction::Jump { from, to }).collect();
+        self.phase = Phase::StartJump(side);
+    }
+
     fn roll_start(&mut self, side: Side, raw: u8) {
         self.start_raws[side.index()] = Some(raw);
         if side == Side::Light {
@@ -493,7 +503,7 @@ impl BensGame {
                     self.start_raws = [None; 2]; // void: both throw again (D63)
                     self.phase = Phase::StartRoll(Side::Light);
                 } else {
-                    self.phase = Phase::StartJump(Side::Light); // hidden choices (D22)
+                    self.begin_start_jump(Side::Light); // hidden choices (D22)
                 }
             }
             [false, false] => {
@@ -507,7 +517,7 @@ impl BensGame {
                 let mover = if zero[0] { Side::Dark } else { Side::Light };
                 let to = self.first_marker(mover).pos + value(mover);
                 self.start_shift(mover, to);
-                self.phase = Phase::StartJump(mover.other());
+                self.begin_start_jump(mover.other());
             }
         }
     }
@@ -516,7 +526,7 @@ impl BensGame {
         let both_zero = self.start_raws.iter().all(|r| r.is_some_and(|r| r == 0));
         if both_zero && side == Side::Light {
             self.start_jumps[0] = Some(to); // hidden until dark has chosen
-            self.phase = Phase::StartJump(Side::Dark);
+            self.begin_start_jump(Side::Dark);
             return;
         }
         if both_zero {
@@ -739,11 +749,7 @@ impl Playable for BensGame {
 
     fn actions(&self) -> Vec<BensAction> {
         match self.phase {
-            Phase::StartJump(s) => {
-                let from = self.first_marker(s).pos;
-                self.start_jumps_of(s).into_iter().map(|to| BensAction::Jump { from, to }).collect()
-            }
-            Phase::Decide(s) => self.moves(s, self.throw.unwrap_or(0)),
+            Phase::StartJump(_) | Phase::Decide(_) => self.legal.clone(),
             _ => Vec::new(),
         }
     }
@@ -754,10 +760,10 @@ impl Playable for BensGame {
             Phase::Decide(s) => (s, false),
             _ => return Err(not_deciding(&self.describe_turn())),
         };
-        let open = self.actions();
-        if !open.contains(action) {
-            return Err(not_open(action, &open));
+        if !self.legal.contains(action) {
+            return Err(not_open(action, &self.legal));
         }
+        self.legal.clear();
         self.history.push(BensEvent::Act { side, action: *action });
         if start {
             self.jump_start(side, action.ends().1);
