@@ -449,14 +449,10 @@ impl AkalandungGame {
     fn move_twins(&mut self, side: Side, from: u8, to: u8) -> bool {
         let captured = self.landing_twins(side, to) == Some(Landing::Capture) && self.capture_at(side, self.cell(side, to));
         let st = &mut self.sides[side.index()];
-        let mut moved = 0;
         // On 7 and 10 they lose their power; on 13 they split (both: two plain pieces).
         let twin = !(POWERLESS.contains(&to) || to == SPLIT);
-        for p in st.board.iter_mut().filter(|p| p.pos == from && p.twin) {
-            if moved < 2 {
-                *p = Piece { pos: to, twin, warrior: false };
-                moved += 1;
-            }
+        for p in st.board.iter_mut().filter(|p| p.pos == from && p.twin).take(2) {
+            *p = Piece { pos: to, twin, warrior: false };
         }
         st.board.sort_by_key(|p| p.pos);
         captured

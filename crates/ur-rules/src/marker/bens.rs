@@ -267,7 +267,7 @@ impl BensGame {
             for m in &self.sides[side.index()].board {
                 let cell = self.cell(side, m.pos);
                 let occ = self.occupants(cell);
-                let fits = match self.kind(side, m.pos) {
+                let fits = match self.kind(m.pos) {
                     SquareKind::Rosette if self.cfg.per_side_and_face => {
                         occ.iter().filter(|(s, o)| *s == side && o.face == m.face).count()
                             <= usize::from(self.cfg.rosette_capacity)
@@ -299,7 +299,9 @@ impl BensGame {
         (1..=LEN).contains(&pos).then(|| self.cell(side, pos))
     }
 
-    /// The steps played so far.
+    /// The steps played so far. It holds a hidden start jump (D22) as soon
+    /// as it is chosen: front ends show the snapshot, not the history, while
+    /// the other side chooses.
     pub fn history(&self) -> &[BensEvent] {
         &self.history
     }
@@ -316,7 +318,7 @@ impl BensGame {
         self.cfg.path[side.index()][usize::from(pos)]
     }
 
-    fn kind(&self, _side: Side, pos: u8) -> SquareKind {
+    fn kind(&self, pos: u8) -> SquareKind {
         self.cfg.kinds[usize::from(pos)]
     }
 
@@ -333,7 +335,7 @@ impl BensGame {
     fn landing(&self, side: Side, face: Face, pos: u8) -> Option<Landing> {
         let occ = self.occupants(self.cell(side, pos));
         let same_face = occ.iter().find(|(_, m)| m.face == face).copied();
-        match self.kind(side, pos) {
+        match self.kind(pos) {
             SquareKind::Rosette => {
                 let counted = if self.cfg.per_side_and_face {
                     occ.iter().filter(|(s, m)| *s == side && m.face == face).count()
@@ -384,14 +386,15 @@ impl BensGame {
     /// Jump destinations: up to the first rosette ahead (itself included,
     /// D18), not beyond 15 for a blank marker, never capturing (D17).
     fn jumps(&self, side: Side, m: Marker) -> Vec<u8> {
-        let mut limit = (m.pos + 1..=LEN).find(|&p| self.kind(side, p) == SquareKind::Rosette).unwrap_or(LEN);
+        let mut limit = (m.pos + 1..=LEN).find(|&p| self.kind(p) == SquareKind::Rosette).unwrap_or(LEN);
         if m.face == Face::Blank {
             limit = limit.min(LAST_BLANK);
         }
         (m.pos + 1..=limit).filter(|&to| self.landing(side, m.face, to) == Some(Landing::Free)).collect()
     }
 
-    /// Moves a marker; returns whether it captured and where it ended.
+    /// Moves a marker (capturing and converting as the landing says);
+    /// returns whether it captured.
     fn shift(&mut self, side: Side, from: u8, to: u8) -> bool {
         let s = side.index();
         let face = if from == 0 {
@@ -416,7 +419,7 @@ impl BensGame {
         } else {
             false
         };
-        let face = if self.kind(side, to) == SquareKind::Conversion { Face::Dotted } else { face };
+        let face = if self.kind(to) == SquareKind::Conversion { Face::Dotted } else { face };
         self.sides[s].board.push(Marker { pos: to, face });
         self.sides[s].board.sort_by_key(|m| m.pos);
         captured
@@ -440,7 +443,7 @@ impl BensGame {
             return;
         }
         let zero_move = !matches!(action, BensAction::Move { .. });
-        let eyes = to != OFF && self.kind(side, to) == SquareKind::FourEyes;
+        let eyes = to != OFF && self.kind(to) == SquareKind::FourEyes;
         // One free turn at most per move; a capture loses it (D20).
         self.free_turn = (zero_move || eyes) && !captured;
         self.phase = Phase::Roll(if self.free_turn { side } else { side.other() });
