@@ -11,6 +11,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{Action, Game, Phase};
+use crate::marker::akalandung::{self, AkalandungAction, AkalandungGame};
+use crate::marker::bens::{self, BensAction, BensGame};
 use crate::rules::Rules;
 use crate::spec::{Options, SpecError};
 use crate::tower::{TowerAction, TowerGame};
@@ -77,6 +79,8 @@ pub enum Family {
     Race,
     /// The prisoner games ([`TowerGame`]): `ravensburg-1977`, `vizier-4-pyramids`, `guard-d6`.
     Tower,
+    /// Marker games: `bens-ur` ([`BensGame`]) and `ludens-akalandung` ([`AkalandungGame`]).
+    Bens,
 }
 
 /// A built-in rule set of a family other than the race, for `ur rules`.
@@ -102,7 +106,7 @@ pub struct FamilyOption {
 
 /// The built-in rule sets beyond the races.
 pub fn family_rule_sets() -> Vec<FamilyRuleSet> {
-    let mut sets = Vec::new();
+    let mut sets = vec![bens::rule_set(), akalandung::rule_set()];
     sets.extend(tower_rule_sets());
     sets
 }
@@ -151,6 +155,8 @@ pub fn family_of(id: &str) -> Option<Family> {
 pub enum AnyGame {
     Race(Game),
     Tower(TowerGame),
+    Bens(BensGame),
+    Akalandung(AkalandungGame),
 }
 
 /// A decision in a game of any family.
@@ -159,6 +165,8 @@ pub enum AnyGame {
 pub enum AnyAction {
     Race(Action),
     Tower(TowerAction),
+    Bens(BensAction),
+    Akalandung(AkalandungAction),
 }
 
 impl AnyAction {
@@ -177,6 +185,8 @@ impl fmt::Display for AnyAction {
         match self {
             AnyAction::Race(a) => a.fmt(f),
             AnyAction::Tower(a) => a.fmt(f),
+            AnyAction::Bens(a) => a.fmt(f),
+            AnyAction::Akalandung(a) => a.fmt(f),
         }
     }
 }
@@ -193,6 +203,8 @@ impl AnyGame {
                 Ok(AnyGame::Race(Game::new(rules.into(), first)))
             }
             Some(Family::Tower) => Ok(AnyGame::Tower(TowerGame::new(id, options, first)?)),
+            Some(Family::Bens) if id == bens::ID => Ok(AnyGame::Bens(BensGame::new(options, first)?)),
+            Some(Family::Bens) => Ok(AnyGame::Akalandung(AkalandungGame::new(options, first)?)),
         }
     }
 
@@ -200,6 +212,7 @@ impl AnyGame {
         match self {
             AnyGame::Race(_) => Family::Race,
             AnyGame::Tower(_) => Family::Tower,
+            AnyGame::Bens(_) | AnyGame::Akalandung(_) => Family::Bens,
         }
     }
 
@@ -208,6 +221,7 @@ impl AnyGame {
         match self {
             AnyGame::Race(g) => Some(g),
             AnyGame::Tower(_) => None,
+            AnyGame::Bens(_) | AnyGame::Akalandung(_) => None,
         }
     }
 
@@ -226,6 +240,8 @@ impl AnyGame {
         match self {
             AnyGame::Race(_) => None,
             AnyGame::Tower(g) => Some(g.to_string()),
+            AnyGame::Bens(g) => Some(g.to_string()),
+            AnyGame::Akalandung(g) => Some(g.to_string()),
         }
     }
 
@@ -234,6 +250,8 @@ impl AnyGame {
         match self {
             AnyGame::Race(g) => serde_json::to_value(g.state().to_setup(g.rules())).unwrap_or_default(),
             AnyGame::Tower(g) => serde_json::to_value(g.snapshot()).unwrap_or_default(),
+            AnyGame::Bens(g) => g.snapshot(),
+            AnyGame::Akalandung(g) => g.snapshot(),
         }
     }
 
@@ -246,6 +264,8 @@ impl AnyGame {
         match self {
             AnyGame::Race(_) => serde_json::from_value(value.clone()).map(AnyAction::Race).map_err(bad),
             AnyGame::Tower(_) => serde_json::from_value(value.clone()).map(AnyAction::Tower).map_err(bad),
+            AnyGame::Bens(_) => serde_json::from_value(value.clone()).map(AnyAction::Bens).map_err(bad),
+            AnyGame::Akalandung(_) => serde_json::from_value(value.clone()).map(AnyAction::Akalandung).map_err(bad),
         }
     }
 
@@ -276,43 +296,57 @@ impl Playable for AnyGame {
         match self {
             AnyGame::Race(g) => g.rule_id(),
             AnyGame::Tower(g) => g.rule_id(),
+            AnyGame::Bens(g) => g.rule_id(),
+            AnyGame::Akalandung(g) => g.rule_id(),
         }
     }
     fn turn(&self) -> Turn {
         match self {
             AnyGame::Race(g) => g.turn(),
             AnyGame::Tower(g) => g.turn(),
+            AnyGame::Bens(g) => g.turn(),
+            AnyGame::Akalandung(g) => g.turn(),
         }
     }
     fn outcomes(&self) -> Vec<(u8, f64)> {
         match self {
             AnyGame::Race(g) => g.outcomes(),
             AnyGame::Tower(g) => g.outcomes(),
+            AnyGame::Bens(g) => g.outcomes(),
+            AnyGame::Akalandung(g) => g.outcomes(),
         }
     }
     fn roll(&mut self, raw: u8) -> Result<(), PlayError> {
         match self {
             AnyGame::Race(g) => Playable::roll(g, raw),
             AnyGame::Tower(g) => g.roll(raw),
+            AnyGame::Bens(g) => g.roll(raw),
+            AnyGame::Akalandung(g) => g.roll(raw),
         }
     }
     fn actions(&self) -> Vec<AnyAction> {
         match self {
             AnyGame::Race(g) => g.actions().into_iter().map(AnyAction::Race).collect(),
             AnyGame::Tower(g) => g.actions().into_iter().map(AnyAction::Tower).collect(),
+            AnyGame::Bens(g) => g.actions().into_iter().map(AnyAction::Bens).collect(),
+            AnyGame::Akalandung(g) => g.actions().into_iter().map(AnyAction::Akalandung).collect(),
         }
     }
     fn apply(&mut self, action: &AnyAction) -> Result<(), PlayError> {
         match (self, action) {
             (AnyGame::Race(g), AnyAction::Race(a)) => Playable::apply(g, a),
             (AnyGame::Tower(g), AnyAction::Tower(a)) => g.apply(a),
-            (g, a) => Err(PlayError(format!("'{a}' is not an action of {}", g.rule_id()))),
+            (AnyGame::Bens(g), AnyAction::Bens(a)) => g.apply(a),
+            (AnyGame::Akalandung(g), AnyAction::Akalandung(a)) => g.apply(a),
+            (g, a) => Err(PlayError(format!("'{a}' is not an action of rule set '{}'", g.rule_id()))),
         }
     }
     fn standing(&self, side: Side) -> f64 {
         match self {
             AnyGame::Race(g) => g.standing(side),
             AnyGame::Tower(g) => g.standing(side),
+            AnyGame::Bens(g) => g.standing(side),
+            AnyGame::Akalandung(g) => g.standing(side),
         }
     }
 }
@@ -456,5 +490,48 @@ mod tests {
             let back: AnyAction = serde_json::from_str(&serde_json::to_string(&a).unwrap()).unwrap();
             assert_eq!(back, a);
         }
+    }
+
+    #[test]
+    fn every_marker_set_plays_to_the_end_through_playable() {
+        for set in family_rule_sets().into_iter().filter(|r| r.family == Family::Bens) {
+            assert_eq!(family_of(set.id), Some(Family::Bens));
+            for seed in 0..20 {
+                let mut game = AnyGame::new(set.id, &Options::new(), Side::Dark).unwrap();
+                assert_eq!(game.family(), Family::Bens);
+                assert!(game.as_race().is_none() && game.board_text().is_some());
+                assert!(matches!(random_game(&mut game, seed, 200_000), Turn::Over(Some(_))), "{}", set.id);
+            }
+        }
+    }
+
+    #[test]
+    fn marker_sets_refuse_unknown_options_and_values() {
+        use crate::spec::{OptionValue, SpecError};
+        for set in family_rule_sets().into_iter().filter(|r| r.family == Family::Bens) {
+            let mut o = Options::new();
+            o.insert("colour".into(), OptionValue::Text("red".into()));
+            assert!(matches!(AnyGame::new(set.id, &o, Side::Light), Err(SpecError::UnknownOption { .. })), "{}", set.id);
+            for opt in &set.options {
+                assert!(opt.values.contains(&opt.default), "{}: {}", set.id, opt.name);
+                let mut o = Options::new();
+                o.insert(opt.name.into(), OptionValue::Text("nonsense".into()));
+                let e = AnyGame::new(set.id, &o, Side::Light).unwrap_err();
+                assert!(matches!(e, SpecError::BadOptionValue { .. }) && e.to_string().contains(opt.values[0]), "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn marker_actions_are_read_by_family() {
+        let mut game = AnyGame::new("bens-ur", &Options::new(), Side::Light).unwrap();
+        game.roll(0).unwrap();
+        game.roll(2).unwrap();
+        let jump = game.action_from_json(&serde_json::json!({"kind": "jump", "from": 0, "to": 4})).unwrap();
+        assert_eq!(jump.to_string(), "jump 0->4");
+        assert!(game.apply(&jump).is_ok());
+        assert!(game.action_from_json(&serde_json::json!({"move": {"from": 0, "to": 2}})).is_err());
+        let race = AnyAction::Race(Action::Roll(1));
+        assert!(game.apply(&race).is_err());
     }
 }

@@ -21,6 +21,7 @@ pub mod board;
 pub mod dice;
 pub mod family;
 pub mod game;
+pub mod marker;
 pub mod movegen;
 pub mod playout;
 pub mod position;

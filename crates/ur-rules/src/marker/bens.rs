@@ -1,0 +1,790 @@
+//! Ben's Royal Game of Ur (`bens-ur`, RULESETS.md §5).
+//!
+//! Markers run PATH-23 (out along the middle row, round the small block past
+//! both Conversion squares, back along the middle row, off past the
+//! 4-Squares). They enter blank and turn dotted by ending a move on a
+//! Conversion square; a blank marker may not pass the second one. Only
+//! markers of the same face capture each other. A zero throw is a jump.
+//!
+//! Because blank markers never pass position 15 and dotted markers exist only
+//! from 13 on, a side's marker at a given position always has one face; so a
+//! move is named by its from and to positions alone.
+//!
+//! The start procedure (§5.7) is played as steps of the same game: light
+//! rolls, then dark rolls (the simultaneous throw, in a fixed order of
+//! entry); a side that threw a zero then decides its jump. Normal play begins
+//! with the side the procedure chose.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
+
+use super::{check_raw, draw_board, not_deciding, not_open, option, outcomes, side_name, OptionValues};
+use crate::board::{named_path, Board, Cell};
+use crate::dice::DiceModel;
+use crate::family::{Family, FamilyRuleSet, PlayError, Playable, Turn};
+use crate::spec::{Options, SpecError};
+use crate::Side;
+
+/// The rule-set id.
+pub const ID: &str = "bens-ur";
+/// Markers per side.
+pub const MARKERS: u8 = 7;
+/// Path length; position 24 is borne off.
+pub const LEN: u8 = 23;
+/// The borne-off position.
+pub const OFF: u8 = LEN + 1;
+/// The second Conversion square: blank markers never go beyond it.
+pub const LAST_BLANK: u8 = 15;
+const SIDE_NAMES: [&str; 2] = ["Black", "White"];
+
+/// The rule set and its options, for `ur rules`.
+pub fn rule_set() -> FamilyRuleSet {
+    FamilyRuleSet {
+        id: ID,
+        family: Family::Bens,
+        name: "Ben's Royal Game of Ur",
+        source: "Booklet 000, Version 2 (RULESETS.md section 5)",
+        options: vec![
+            option("dice", "Dice: three binary lots (Ben's premise), four, or one d4 (no zero, so no jumps) (O02).", "BIN3", &["BIN3", "BIN4", "D4"]),
+            option("rosette_capacity", "Markers a rosette holds (D15).", "2", &["1", "2", "3", "4"]),
+            option("rosette_capacity_scope", "Whether rosette_capacity counts all markers on the rosette or each side and face separately (the booklet's literal words; D15).", "total", &["total", "per_side_and_face"]),
+            option("bens_small_block_order", "Which side of the small block the route passes first (D14).", "own_first", &["own_first", "opponent_first"]),
+            option("start_double_zero", "Start procedure: a double zero is always void, or only when both jumps could reach a common square (D63, D22).", "void_always", &["void_always", "void_if_common_square"]),
+            option("start_procedure", "Play the booklet's simultaneous start (5.7), or let the given first player start with every marker at home (engine option).", "simultaneous", &["simultaneous", "none"]),
+        ],
+    }
+}
+
+/// A marker's face.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Face {
+    Blank,
+    Dotted,
+}
+
+/// What a square does (RULESETS.md §5.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SquareKind {
+    Rosette,
+    FourEyes,
+    Passage,
+    FourSquares,
+    Conversion,
+    FiveDots,
+}
+
+impl SquareKind {
+    fn of(board: &Board, cell: Cell) -> SquareKind {
+        match board.decoration(cell) {
+            'R' => SquareKind::Rosette,
+            'E' => SquareKind::FourEyes,
+            'P' => SquareKind::Passage,
+            'T' => SquareKind::FourSquares,
+            'Z' => SquareKind::Conversion,
+            _ => SquareKind::FiveDots,
+        }
+    }
+    /// Passage and 4-Squares hold one blank and one dotted marker.
+    fn shared_by_faces(self) -> bool {
+        matches!(self, SquareKind::Passage | SquareKind::FourSquares)
+    }
+}
+
+/// A decision. Text: `3->7` (a move of the throw), `jump 0->4` (a zero
+/// throw), `exit 23->24` (a dotted marker leaving the 4-Squares on a zero).
+/// JSON: `{"kind": "move" | "jump", "from": 3, "to": 7}`, `{"kind": "exit", "from": 23}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BensAction {
+    Move { from: u8, to: u8 },
+    Jump { from: u8, to: u8 },
+    Exit { from: u8 },
+}
+
+impl fmt::Display for BensAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BensAction::Move { from, to } => write!(f, "{from}->{to}"),
+            BensAction::Jump { from, to } => write!(f, "jump {from}->{to}"),
+            BensAction::Exit { from } => write!(f, "exit {from}->{OFF}"),
+        }
+    }
+}
+
+impl BensAction {
+    fn ends(self) -> (u8, u8) {
+        match self {
+            BensAction::Move { from, to } | BensAction::Jump { from, to } => (from, to),
+            BensAction::Exit { from } => (from, OFF),
+        }
+    }
+}
+
+/// One side of a position: markers at home (always blank), borne off, and the
+/// positions of the blank and dotted markers on the board.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BensSide {
+    #[serde(default)]
+    pub home: Option<u8>,
+    #[serde(default)]
+    pub off: u8,
+    #[serde(default)]
+    pub blank: Vec<u8>,
+    #[serde(default)]
+    pub dotted: Vec<u8>,
+}
+
+/// A position of normal play, as read from outside (tests, tools).
+/// `home` defaults to the markers not placed elsewhere.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BensSetup {
+    pub to_move: Side,
+    #[serde(default)]
+    pub light: BensSide,
+    #[serde(default)]
+    pub dark: BensSide,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Marker {
+    pos: u8,
+    face: Face,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct SideState {
+    home: u8,
+    off: u8,
+    board: Vec<Marker>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StartRule {
+    VoidAlways,
+    VoidIfCommon,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Config {
+    dice: DiceModel,
+    rosette_capacity: u8,
+    per_side_and_face: bool,
+    start_rule: StartRule,
+    simultaneous_start: bool,
+    /// `path[side][pos]`: the cell of a position (index 0 unused).
+    path: [[Cell; OFF as usize]; 2],
+    /// `kinds[pos]`: the square type of a position (the same for both sides).
+    kinds: [SquareKind; OFF as usize],
+}
+
+/// Where the game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Start procedure: the side throws (light, then dark).
+    StartRoll(Side),
+    /// Start procedure: the side chooses its jump.
+    StartJump(Side),
+    Roll(Side),
+    Decide(Side),
+    Over(Side),
+}
+
+/// One step of the game's history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum BensEvent {
+    Roll { side: Side, raw: u8 },
+    Act { side: Side, action: BensAction },
+}
+
+/// A game of `bens-ur`.
+#[derive(Clone, Debug)]
+pub struct BensGame {
+    cfg: Config,
+    options: OptionValues,
+    sides: [SideState; 2],
+    phase: Phase,
+    /// The move value of the throw being decided.
+    throw: Option<u8>,
+    /// The open decisions, computed once when a decision step begins.
+    legal: Vec<BensAction>,
+    /// The current roll is a free turn.
+    free_turn: bool,
+    /// Start procedure: the throws of this round and the hidden jump choices.
+    start_raws: [Option<u8>; 2],
+    start_jumps: [Option<u8>; 2],
+    history: Vec<BensEvent>,
+}
+
+impl BensGame {
+    /// A new game; with the simultaneous start (default) the procedure
+    /// chooses the first player and `first` is not used.
+    ///
+    /// # Errors
+    /// An unknown option or value.
+    pub fn new(options: &Options, first: Side) -> Result<BensGame, SpecError> {
+        let values = OptionValues::read(ID, &rule_set().options, options)?;
+        let cfg = config(&values);
+        let phase = if cfg.simultaneous_start { Phase::StartRoll(Side::Light) } else { Phase::Roll(first) };
+        let side = SideState { home: MARKERS, off: 0, board: Vec::new() };
+        Ok(BensGame {
+            cfg,
+            options: values,
+            sides: [side.clone(), side],
+            phase,
+            throw: None,
+            legal: Vec::new(),
+            free_turn: false,
+            start_raws: [None; 2],
+            start_jumps: [None; 2],
+            history: Vec::new(),
+        })
+    }
+
+    /// A game of normal play from a position, `to_move` to roll.
+    ///
+    /// # Errors
+    /// Bad options, or a position that breaks the rules (the message says how).
+    pub fn from_setup(options: &Options, setup: &BensSetup) -> Result<BensGame, PlayError> {
+        let mut g = BensGame::new(options, setup.to_move).map_err(|e| PlayError(e.to_string()))?;
+        for (side, s) in [(Side::Light, &setup.light), (Side::Dark, &setup.dark)] {
+            g.sides[side.index()] = side_from_setup(side, s)?;
+        }
+        g.check_squares()?;
+        g.phase = Phase::Roll(setup.to_move);
+        g.finish_if_won(setup.to_move);
+        Ok(g)
+    }
+
+    fn check_squares(&self) -> Result<(), PlayError> {
+        for side in Side::BOTH {
+            for m in &self.sides[side.index()].board {
+                let cell = self.cell(side, m.pos);
+                let occ = self.occupants(cell);
+                let fits = match self.kind(m.pos) {
+                    SquareKind::Rosette if self.cfg.per_side_and_face => {
+                        occ.iter().filter(|(s, o)| *s == side && o.face == m.face).count()
+                            <= usize::from(self.cfg.rosette_capacity)
+                    }
+                    SquareKind::Rosette => occ.len() <= usize::from(self.cfg.rosette_capacity),
+                    k if k.shared_by_faces() => occ.iter().filter(|(_, o)| o.face == m.face).count() == 1,
+                    _ => occ.len() == 1,
+                };
+                if !fits {
+                    return Err(PlayError(format!(
+                        "square [{}, {}] holds more markers than it takes (the {side} marker at {} is one)",
+                        cell.row, cell.col, m.pos
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The markers `side` has anywhere (home or reserve, board, off): always
+    /// the full set; for checks.
+    pub fn marker_count(&self, side: Side) -> usize {
+        let st = &self.sides[side.index()];
+        usize::from(st.home + st.off) + st.board.len()
+    }
+
+    /// The cell of a path position (1..=23) of `side`.
+    pub fn path_cell(&self, side: Side, pos: u8) -> Option<Cell> {
+        (1..=LEN).contains(&pos).then(|| self.cell(side, pos))
+    }
+
+    /// The steps played so far. It holds a hidden start jump (D22) as soon
+    /// as it is chosen: front ends show the snapshot, not the history, while
+    /// the other side chooses.
+    pub fn history(&self) -> &[BensEvent] {
+        &self.history
+    }
+
+    /// The winner, once the game is over.
+    pub fn winner(&self) -> Option<Side> {
+        match self.phase {
+            Phase::Over(w) => Some(w),
+            _ => None,
+        }
+    }
+
+    fn cell(&self, side: Side, pos: u8) -> Cell {
+        self.cfg.path[side.index()][usize::from(pos)]
+    }
+
+    fn kind(&self, pos: u8) -> SquareKind {
+        self.cfg.kinds[usize::from(pos)]
+    }
+
+    /// Every marker on a cell, with its owner.
+    fn occupants(&self, cell: Cell) -> ArrayVec<(Side, Marker), 14> {
+        Side::BOTH
+            .into_iter()
+            .flat_map(|s| self.sides[s.index()].board.iter().filter(move |m| self.cell(s, m.pos) == cell).map(move |m| (s, *m)))
+            .collect()
+    }
+
+    /// Whether a marker of `side` with `face` may end a move on `pos`, and
+    /// what it captures there (RULESETS.md §5.3).
+    fn landing(&self, side: Side, face: Face, pos: u8) -> Option<Landing> {
+        let occ = self.occupants(self.cell(side, pos));
+        let same_face = occ.iter().find(|(_, m)| m.face == face).copied();
+        match self.kind(pos) {
+            SquareKind::Rosette => {
+                let counted = if self.cfg.per_side_and_face {
+                    occ.iter().filter(|(s, m)| *s == side && m.face == face).count()
+                } else {
+                    occ.len()
+                };
+                (counted < usize::from(self.cfg.rosette_capacity)).then_some(Landing::Free)
+            }
+            kind => match same_face {
+                None if occ.is_empty() || kind.shared_by_faces() => Some(Landing::Free),
+                None => None,
+                Some((owner, m)) if owner != side => Some(Landing::Capture(m.pos)),
+                Some(_) => None,
+            },
+        }
+    }
+
+    /// The legal decisions of `side` for a move value (0 = a zero throw).
+    fn moves(&self, side: Side, value: u8) -> Vec<BensAction> {
+        let st = &self.sides[side.index()];
+        let mut froms: Vec<Marker> = st.board.clone();
+        if st.home > 0 {
+            froms.push(Marker { pos: 0, face: Face::Blank });
+        }
+        froms.sort_by_key(|m| m.pos);
+        froms.dedup_by_key(|m| m.pos);
+        let mut out = Vec::new();
+        for m in froms {
+            if value == 0 {
+                out.extend(self.jumps(side, m).into_iter().map(|to| BensAction::Jump { from: m.pos, to }));
+                if m.pos == LEN && m.face == Face::Dotted {
+                    out.push(BensAction::Exit { from: m.pos });
+                }
+            } else if self.can_move(side, m, m.pos + value) {
+                out.push(BensAction::Move { from: m.pos, to: m.pos + value });
+            }
+        }
+        out
+    }
+
+    fn can_move(&self, side: Side, m: Marker, to: u8) -> bool {
+        if m.face == Face::Blank && to > LAST_BLANK {
+            return false;
+        }
+        to == OFF || (to < OFF && self.landing(side, m.face, to).is_some())
+    }
+
+    /// Jump destinations: up to the first rosette ahead (itself included,
+    /// D18), not beyond 15 for a blank marker, never capturing (D17).
+    fn jumps(&self, side: Side, m: Marker) -> Vec<u8> {
+        let mut limit = (m.pos + 1..=LEN).find(|&p| self.kind(p) == SquareKind::Rosette).unwrap_or(LEN);
+        if m.face == Face::Blank {
+            limit = limit.min(LAST_BLANK);
+        }
+        (m.pos + 1..=limit).filter(|&to| self.landing(side, m.face, to) == Some(Landing::Free)).collect()
+    }
+
+    /// Moves a marker (capturing and converting as the landing says);
+    /// returns whether it captured.
+    fn shift(&mut self, side: Side, from: u8, to: u8) -> bool {
+        let s = side.index();
+        let face = if from == 0 {
+            self.sides[s].home -= 1;
+            Face::Blank
+        } else {
+            let i = self.sides[s].board.iter().position(|m| m.pos == from).expect("a legal move has a marker");
+            self.sides[s].board.remove(i).face
+        };
+        if to == OFF {
+            self.sides[s].off += 1;
+            return false;
+        }
+        let landing = self.landing(side, face, to);
+        let captured = if let Some(Landing::Capture(pos)) = landing {
+            let o = side.other().index();
+            if let Some(i) = self.sides[o].board.iter().position(|m| m.pos == pos) {
+                self.sides[o].board.remove(i);
+                self.sides[o].home += 1; // back home, blank (D16)
+            }
+            true
+        } else {
+            false
+        };
+        let face = if self.kind(to) == SquareKind::Conversion { Face::Dotted } else { face };
+        self.sides[s].board.push(Marker { pos: to, face });
+        self.sides[s].board.sort_by_key(|m| m.pos);
+        captured
+    }
+
+    fn finish_if_won(&mut self, side: Side) -> bool {
+        for s in [side, side.other()] {
+            if self.sides[s.index()].off == MARKERS {
+                self.phase = Phase::Over(s);
+                return true;
+            }
+        }
+        false
+    }
+
+    fn play(&mut self, side: Side, action: BensAction) {
+        let (from, to) = action.ends();
+        let captured = self.shift(side, from, to);
+        self.throw = None;
+        if self.finish_if_won(side) {
+            return;
+        }
+        let zero_move = !matches!(action, BensAction::Move { .. });
+        let eyes = to != OFF && self.kind(to) == SquareKind::FourEyes;
+        // One free turn at most per move; a capture loses it (D20).
+        self.free_turn = (zero_move || eyes) && !captured;
+        self.phase = Phase::Roll(if self.free_turn { side } else { side.other() });
+    }
+
+    fn roll_normal(&mut self, side: Side, raw: u8) {
+        let moves = self.moves(side, raw);
+        if moves.is_empty() {
+            self.free_turn = false;
+            self.phase = Phase::Roll(side.other());
+        } else {
+            self.throw = Some(raw);
+            self.legal = moves;
+            self.phase = Phase::Decide(side);
+        }
+    }
+
+    // ---- start procedure (RULESETS.md §5.7) ----
+
+    fn first_marker(&self, side: Side) -> Marker {
+        self.sides[side.index()].board.first().copied().unwrap_or(Marker { pos: 0, face: Face::Blank })
+    }
+
+    /// Moves the first marker (from home or the board) without landing rules:
+    /// the start procedure compares squares afterwards instead (D21).
+    fn start_shift(&mut self, side: Side, to: u8) {
+        let st = &mut self.sides[side.index()];
+        if st.board.is_empty() {
+            st.home -= 1;
+        }
+        st.board = vec![Marker { pos: to, face: Face::Blank }];
+    }
+
+    fn start_jumps_of(&self, side: Side) -> Vec<u8> {
+        self.jumps(side, self.first_marker(side))
+    }
+
+    fn begin_start_jump(&mut self, side: Side) {
+        let from = self.first_marker(side).pos;
+        self.legal = self.start_jumps_of(side).into_iter().map(|to| BensAction::Jump { from, to }).collect();
+        self.phase = Phase::StartJump(side);
+    }
+
+    fn roll_start(&mut self, side: Side, raw: u8) {
+        self.start_raws[side.index()] = Some(raw);
+        if side == Side::Light {
+            self.phase = Phase::StartRoll(Side::Dark);
+            return;
+        }
+        // The raw outcome is the move value for every dice model of this rule set.
+        let values = self.start_raws.map(|r| r.unwrap_or(1));
+        let value = |s: Side| values[s.index()];
+        let zero = values.map(|v| v == 0);
+        match zero {
+            [true, true] => {
+                let common = self.start_jumps_of(Side::Light).iter().any(|&a| {
+                    self.start_jumps_of(Side::Dark).iter().any(|&b| self.cell(Side::Light, a) == self.cell(Side::Dark, b))
+                });
+                if self.cfg.start_rule == StartRule::VoidAlways || common {
+                    self.start_raws = [None; 2]; // void: both throw again (D63)
+                    self.phase = Phase::StartRoll(Side::Light);
+                } else {
+                    self.begin_start_jump(Side::Light); // hidden choices (D22)
+                }
+            }
+            [false, false] => {
+                for s in Side::BOTH {
+                    let to = self.first_marker(s).pos + value(s);
+                    self.start_shift(s, to);
+                }
+                self.compare_start();
+            }
+            _ => {
+                let mover = if zero[0] { Side::Dark } else { Side::Light };
+                let to = self.first_marker(mover).pos + value(mover);
+                self.start_shift(mover, to);
+                self.begin_start_jump(mover.other());
+            }
+        }
+    }
+
+    fn jump_start(&mut self, side: Side, to: u8) {
+        let both_zero = self.start_raws.iter().all(|r| r.is_some_and(|r| r == 0));
+        if both_zero && side == Side::Light {
+            self.start_jumps[0] = Some(to); // hidden until dark has chosen
+            self.begin_start_jump(Side::Dark);
+            return;
+        }
+        if both_zero {
+            if let Some(light_to) = self.start_jumps[0].take() {
+                self.start_shift(Side::Light, light_to);
+            }
+        }
+        self.start_shift(side, to);
+        self.compare_start();
+    }
+
+    fn compare_start(&mut self) {
+        self.start_raws = [None; 2];
+        let (l, d) = (self.first_marker(Side::Light).pos, self.first_marker(Side::Dark).pos);
+        if l >= 1 && d >= 1 && self.cell(Side::Light, l) == self.cell(Side::Dark, d) {
+            for s in &mut self.sides {
+                s.board.clear();
+                s.home = MARKERS;
+            }
+            self.phase = Phase::StartRoll(Side::Light);
+        } else if l == d {
+            self.phase = Phase::StartRoll(Side::Light);
+        } else {
+            self.phase = Phase::Roll(if l > d { Side::Light } else { Side::Dark });
+        }
+    }
+
+    fn describe_turn(&self) -> String {
+        let name = |s: Side| side_name(SIDE_NAMES, s);
+        match self.phase {
+            Phase::StartRoll(s) => format!("start procedure: {} throws", name(s)),
+            Phase::StartJump(s) => format!("start procedure: {} chooses a jump for the first marker", name(s)),
+            Phase::Roll(s) if self.free_turn => format!("{} to roll (free turn pending)", name(s)),
+            Phase::Roll(s) => format!("{} to roll", name(s)),
+            Phase::Decide(s) => match self.throw {
+                Some(0) => format!("{} to move: zero throw (jump, or exit from 23)", name(s)),
+                Some(v) => format!("{} to move {v}", name(s)),
+                None => format!("{} to move", name(s)),
+            },
+            Phase::Over(s) => format!("game over: {} wins", name(s)),
+        }
+    }
+}
+
+/// What landing on a square does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Landing {
+    Free,
+    /// Captures the opposing marker at this position of the opponent's path.
+    Capture(u8),
+}
+
+fn config(values: &OptionValues) -> Config {
+    let dice = match values.get("dice") {
+        "BIN4" => DiceModel::Bin4,
+        "D4" => DiceModel::D4,
+        _ => DiceModel::Bin3,
+    };
+    let name = if values.get("bens_small_block_order") == "opponent_first" { "PATH-23-ALT" } else { "PATH-23" };
+    let light = named_path(name).unwrap_or_default();
+    let board = Board::named("standard").expect("the standard board exists");
+    let mut path = [[Cell { row: 1, col: 0 }; OFF as usize]; 2];
+    for (i, &c) in light.iter().enumerate().take(usize::from(LEN)) {
+        path[0][i + 1] = c;
+        path[1][i + 1] = board.mirror(c);
+    }
+    Config {
+        dice,
+        rosette_capacity: values.get("rosette_capacity").parse().unwrap_or(2),
+        per_side_and_face: values.get("rosette_capacity_scope") == "per_side_and_face",
+        start_rule: if values.get("start_double_zero") == "void_if_common_square" {
+            StartRule::VoidIfCommon
+        } else {
+            StartRule::VoidAlways
+        },
+        simultaneous_start: values.get("start_procedure") != "none",
+        kinds: path[0].map(|c| SquareKind::of(&board, c)),
+        path,
+    }
+}
+
+fn side_from_setup(side: Side, s: &BensSide) -> Result<SideState, PlayError> {
+    let bad = |what: String| Err(PlayError(format!("{side}: {what}")));
+    let mut board: Vec<Marker> = s.blank.iter().map(|&pos| Marker { pos, face: Face::Blank }).collect();
+    board.extend(s.dotted.iter().map(|&pos| Marker { pos, face: Face::Dotted }));
+    board.sort_by_key(|m| m.pos);
+    for m in &board {
+        match m.face {
+            Face::Blank if !(1..=LAST_BLANK).contains(&m.pos) || m.pos == 13 || m.pos == LAST_BLANK => {
+                return bad(format!("a blank marker cannot stand at {} (blank: 1..=14 except 13)", m.pos))
+            }
+            Face::Dotted if !(13..=LEN).contains(&m.pos) => {
+                return bad(format!("a dotted marker cannot stand at {} (dotted: 13..=23)", m.pos))
+            }
+            _ => {}
+        }
+    }
+    let placed = usize::from(s.off) + board.len();
+    let home = match s.home {
+        Some(h) => h,
+        None => MARKERS.saturating_sub(u8::try_from(placed).unwrap_or(u8::MAX)),
+    };
+    if usize::from(home) + placed != usize::from(MARKERS) {
+        return bad(format!("home {home} + off {} + {} on the board is not {MARKERS}", s.off, board.len()));
+    }
+    Ok(SideState { home, off: s.off, board })
+}
+
+/// The position as JSON (`position_json`): the setup format plus the turn.
+#[derive(Serialize)]
+struct Snapshot {
+    rules: &'static str,
+    /// The booklet's names of light (SOUTH) and dark (NORTH) (D13).
+    sides: BTreeMap<&'static str, &'static str>,
+    options: BTreeMap<String, String>,
+    /// `roll light`, `decide dark`, `start-roll light`, `start-jump dark`, `over light`.
+    turn: String,
+    free_turn: bool,
+    throw: Option<u8>,
+    light: BensSide,
+    dark: BensSide,
+}
+
+impl BensGame {
+    fn side_view(&self, side: Side) -> BensSide {
+        let st = &self.sides[side.index()];
+        let at = |f: Face| st.board.iter().filter(|m| m.face == f).map(|m| m.pos).collect();
+        BensSide { home: Some(st.home), off: st.off, blank: at(Face::Blank), dotted: at(Face::Dotted) }
+    }
+
+    /// The position snapshot for the engine protocol.
+    pub fn snapshot(&self) -> serde_json::Value {
+        let turn = match self.phase {
+            Phase::StartRoll(s) => format!("start-roll {s}"),
+            Phase::StartJump(s) => format!("start-jump {s}"),
+            Phase::Roll(s) => format!("roll {s}"),
+            Phase::Decide(s) => format!("decide {s}"),
+            Phase::Over(s) => format!("over {s}"),
+        };
+        let snap = Snapshot {
+            rules: ID,
+            sides: BTreeMap::from([("light", SIDE_NAMES[0]), ("dark", SIDE_NAMES[1])]),
+            options: self.options.to_map(),
+            turn,
+            free_turn: self.free_turn,
+            throw: self.throw,
+            light: self.side_view(Side::Light),
+            dark: self.side_view(Side::Dark),
+        };
+        serde_json::to_value(snap).unwrap_or_default()
+    }
+}
+
+impl fmt::Display for BensGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = String::new();
+        draw_board(&mut out, |cell| {
+            self.occupants(cell)
+                .iter()
+                .map(|(s, m)| {
+                    let who = if *s == Side::Light { 'B' } else { 'W' };
+                    let face = if m.face == Face::Blank { 'o' } else { '*' };
+                    format!("{who}{face}")
+                })
+                .collect::<Vec<_>>()
+                .join("")
+        });
+        for side in Side::BOTH {
+            let st = &self.sides[side.index()];
+            let markers: Vec<String> =
+                st.board.iter().map(|m| format!("{}{}", m.pos, if m.face == Face::Blank { "o" } else { "*" })).collect();
+            out.push_str(&format!(
+                "{} ({side}): home {}, off {}, on the board {}\n",
+                side_name(SIDE_NAMES, side),
+                st.home,
+                st.off,
+                if markers.is_empty() { "none".into() } else { markers.join(" ") }
+            ));
+        }
+        out.push_str("(Bo = Black blank, B* = Black dotted; Wo, W* = White; letters: R rosette, E 4-Eyes, P Passage, T 4-Squares, Z Conversion, F five dots)\n");
+        out.push_str(&self.describe_turn());
+        f.write_str(&out)
+    }
+}
+
+impl Playable for BensGame {
+    type Action = BensAction;
+
+    fn rule_id(&self) -> &str {
+        ID
+    }
+
+    fn turn(&self) -> Turn {
+        match self.phase {
+            Phase::StartRoll(s) | Phase::Roll(s) => Turn::Roll(s),
+            Phase::StartJump(s) | Phase::Decide(s) => Turn::Decide(s),
+            Phase::Over(s) => Turn::Over(Some(s)),
+        }
+    }
+
+    fn outcomes(&self) -> Vec<(u8, f64)> {
+        outcomes(self.cfg.dice)
+    }
+
+    fn roll(&mut self, raw: u8) -> Result<(), PlayError> {
+        check_raw(self.cfg.dice, raw)?;
+        match self.phase {
+            Phase::StartRoll(s) => {
+                self.history.push(BensEvent::Roll { side: s, raw });
+                self.roll_start(s, raw);
+            }
+            Phase::Roll(s) => {
+                self.history.push(BensEvent::Roll { side: s, raw });
+                self.roll_normal(s, raw);
+            }
+            _ => return Err(PlayError(format!("not a time to roll: {}", self.describe_turn()))),
+        }
+        Ok(())
+    }
+
+    fn actions(&self) -> Vec<BensAction> {
+        match self.phase {
+            Phase::StartJump(_) | Phase::Decide(_) => self.legal.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn apply(&mut self, action: &BensAction) -> Result<(), PlayError> {
+        let (side, start) = match self.phase {
+            Phase::StartJump(s) => (s, true),
+            Phase::Decide(s) => (s, false),
+            _ => return Err(not_deciding(&self.describe_turn())),
+        };
+        if !self.legal.contains(action) {
+            return Err(not_open(action, &self.legal));
+        }
+        self.legal.clear();
+        self.history.push(BensEvent::Act { side, action: *action });
+        if start {
+            self.jump_start(side, action.ends().1);
+        } else {
+            self.play(side, *action);
+        }
+        Ok(())
+    }
+
+    fn standing(&self, side: Side) -> f64 {
+        if let Some(w) = self.winner() {
+            return if w == side { 1.0 } else { 0.0 };
+        }
+        let progress = |s: Side| {
+            let st = &self.sides[s.index()];
+            let on: u32 = st.board.iter().map(|m| u32::from(m.pos)).sum();
+            f64::from(on + u32::from(st.off) * u32::from(OFF)) / f64::from(u32::from(MARKERS) * u32::from(OFF))
+        };
+        (0.5 + (progress(side) - progress(side.other())) / 2.0).clamp(0.0, 1.0)
+    }
+}
