@@ -74,11 +74,13 @@ pub struct ArenaCmd {
 /// One game's result.
 #[derive(Clone, Copy, Debug)]
 struct Outcome {
-    /// 0: the pair's first bot won; 1: the second; None: stopped at the action cap.
+    /// 0: the pair's first bot won; 1: the second; None: a draw (drawn under the rules, or stopped at the action cap).
     winner: Option<usize>,
     /// Whether the winner moved first.
     first_won: bool,
     actions: u64,
+    /// Stopped at the action cap.
+    capped: bool,
 }
 
 /// One game to play.
@@ -181,7 +183,8 @@ pub fn throw(dice: &mut SeededDice, game: &AnyGame) -> u8 {
 }
 
 /// Plays one game between `light` and `dark` from `start`, with `dice`.
-/// Returns the winner (None at the action cap or a drawn game) and the number of actions.
+/// Returns the winner (None at the action cap or a drawn game), the number
+/// of actions, and whether the game was stopped at the cap.
 ///
 /// # Errors
 /// A bot chose an action the game refused, or the dice an outcome it refused.
@@ -190,13 +193,13 @@ pub fn play_game(
     players: &mut [Box<dyn Bot>; 2],
     dice: &mut SeededDice,
     max_actions: u64,
-) -> Result<(Option<Side>, u64)> {
+) -> Result<(Option<Side>, u64, bool)> {
     let mut game = start.clone();
     let mut actions = 0;
     loop {
         let side = match game.turn() {
-            Turn::Over(winner) => return Ok((winner, actions)),
-            _ if actions >= max_actions => return Ok((None, actions)),
+            Turn::Over(winner) => return Ok((winner, actions, false)),
+            _ if actions >= max_actions => return Ok((None, actions, true)),
             Turn::Roll(_) => {
                 actions += 1;
                 let raw = throw(dice, &game);
@@ -248,8 +251,10 @@ struct Report {
     seed: u64,
     paired_dice: bool,
     max_actions: u64,
-    /// Games stopped at the action cap, over all pairs.
+    /// Drawn games (drawn under the rules, or stopped at the action cap), over all pairs.
     draws: u64,
+    /// Of which stopped at the action cap.
+    capped: u64,
     pairs: Vec<PairReport>,
     elo_anchor: String,
     elo: Vec<EloEntry>,
@@ -372,6 +377,7 @@ impl ArenaCmd {
             paired_dice: paired,
             max_actions: self.max_actions,
             draws: reports.iter().map(|r| r.draws).sum(),
+            capped: results.iter().filter(|o| o.capped).count() as u64,
             pairs: reports,
             elo_anchor: names[anchor].clone(),
             elo,
@@ -401,12 +407,13 @@ fn play_job(
     // The first bot of the pair plays light (and moves first) in even games.
     let a_light = g % 2 == 0;
     let mut players = if a_light { [a, b] } else { [b, a] };
-    let (winner, actions) = play_game(start, &mut players, &mut dice, max_actions)
+    let (winner, actions, capped) = play_game(start, &mut players, &mut dice, max_actions)
         .with_context(|| format!("{} against {}, game {} of the pair", names[job.i], names[job.j], g + 1))?;
     Ok(Outcome {
         winner: winner.map(|w| usize::from((w == Side::Light) != a_light)),
         first_won: winner == Some(Side::Light),
         actions,
+        capped,
     })
 }
 
@@ -450,8 +457,11 @@ fn text_report(r: &Report) -> String {
         };
         out += &format!("  {:>2}. {:<width$}  {elo:>6}  {pm}\n", rank + 1, e.bot);
     }
-    if r.draws > 0 {
-        out += &format!("\n{} game(s) reached the {}-action cap and count as draws.\n", r.draws, r.max_actions);
+    if r.capped > 0 {
+        out += &format!("\n{} game(s) reached the {}-action cap and count as draws.\n", r.capped, r.max_actions);
+    }
+    if r.draws > r.capped {
+        out += &format!("\n{} game(s) ended drawn under the rules.\n", r.draws - r.capped);
     }
     out
 }
