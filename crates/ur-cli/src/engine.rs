@@ -808,12 +808,14 @@ fn family_set_json(set: &FamilyRuleSet) -> Value {
     json!({"id": set.id, "name": set.name, "family": set.family, "source": set.source, "options": options})
 }
 
-/// The reply to `rules`: every built-in rule set with its options.
+/// The reply to `rules`: every built-in race rule set with its options
+/// (`rules`, as before), and the rule sets of the other families (`family_rules`).
 fn catalogue() -> Map<String, Value> {
-    let mut sets: Vec<Value> = RuleSetFile::all_builtin().iter().map(rule_set_json).collect();
-    sets.extend(family_rule_sets().iter().map(family_set_json));
+    let sets: Vec<Value> = RuleSetFile::all_builtin().iter().map(rule_set_json).collect();
+    let others: Vec<Value> = family_rule_sets().iter().map(family_set_json).collect();
     let mut m = Map::new();
     m.insert("rules".into(), Value::Array(sets));
+    m.insert("family_rules".into(), Value::Array(others));
     m
 }
 
