@@ -178,7 +178,7 @@ impl PlayCmd {
             s => Side::parse(s).ok_or_else(|| anyhow!("--first must be light or dark, not '{s}'"))?,
         };
         let options = self.rules.given_options()?;
-        let recorder = AnyRecorder::new(id, &options, first).map_err(|e| anyhow!("rule set '{id}': {e}"))?;
+        let recorder = AnyRecorder::new(id, &options, first).map_err(|e| anyhow!("{e}"))?;
         let mut players = Vec::new();
         for side in Side::BOTH {
             players.push(match self.player(side, seed, None)? {

@@ -64,7 +64,7 @@ impl RulesArgs {
             return Ok(AnyGame::Race(ur_rules::Game::new(loaded.rules.into(), first)));
         }
         let options = self.given_options()?;
-        AnyGame::new(&self.rules, &options, first).with_context(|| format!("rule set '{}'", self.rules))
+        AnyGame::new(&self.rules, &options, first).map_err(|e| anyhow::anyhow!("{e}"))
     }
 
     /// Loads the rules these arguments name.
