@@ -10,6 +10,16 @@
 //! | `noisy:T[:B]` | one-move lookahead choosing by a soft-max of temperature `T` over win probabilities, and a random decision with probability `B` ([`NoisyBot`]) |
 //! | `level1` .. `level5` | difficulty levels, weakest to strongest ([`levels`]) |
 //!
+//! Bots decide in a game of any rule family ([`AnyGame`]). On race sets they
+//! use the race fast paths and the learned evaluation; on the other families
+//! (Ben's rules, the tower games, ...) the same names play through
+//! [`ur_rules::Playable`] alone ([`generic`]): `random` uniformly, `greedy`
+//! and the noisy levels one move ahead by the standing, `expectimax` and
+//! `level4`/`level5` by expectiminimax on game clones with the standing at
+//! the leaves, `mcts` with capped random playouts. `perfect` is race-only.
+//! `generic:NAME` ([`make_generic_bot`]) plays race sets through the generic
+//! code too.
+//!
 //! `docs/bots.md` describes them, the evaluation and how it was fitted.
 
 pub mod chance;
