@@ -272,15 +272,19 @@ fn solve_group(b: &Bellman, group: &[Layer], values: &[AtomicU64], tol: f64, pro
     loop {
         loop {
             sweep += 1;
-            let before = accel.active.then(|| load(slice));
+            let accelerate = accel.active;
+            if accelerate {
+                accel.before_sweep(slice);
+            }
             let change = op.sweep(values, true);
             progress.sweep(group, sweep, change);
             if change <= tol {
                 break;
             }
-            match before {
-                Some(x) => accel.step(x, slice),
-                None => accel.active = change < ACCELERATE_BELOW,
+            if accelerate {
+                accel.after_sweep(slice);
+            } else {
+                accel.active = change < ACCELERATE_BELOW;
             }
         }
         let residual = op.sweep(values, false);
@@ -299,46 +303,58 @@ const ACCELERATE_BELOW: f64 = 1e-3;
 /// `g - Σ γ_k Δg_k`, where `Δg_k`, `Δf_k` are the differences of the last
 /// steps and `γ` minimises `|f - Σ γ_k Δf_k|`. It removes most of the
 /// slowest modes of the sweeps.
+/// The buffers live as long as the group: allocating them anew each sweep
+/// costs a page fault per 4 KiB written.
 #[derive(Default)]
 struct Anderson {
     active: bool,
-    /// The last steps' `g` and `f`, newest first.
-    history: Vec<(Vec<f64>, Vec<f64>)>,
+    /// The values before the sweep.
+    x: Vec<f64>,
+    /// The last three steps' `g` and `f`, newest first; `filled` are set.
+    steps: [(Vec<f64>, Vec<f64>); 3],
+    filled: usize,
 }
 
 impl Anderson {
-    /// Takes `x` (the values before a sweep) and the swept values in `slice`,
-    /// and writes the accelerated iterate into `slice`.
-    fn step(&mut self, x: Vec<f64>, slice: &[AtomicU64]) {
-        let g = load(slice);
-        let f: Vec<f64> = g.par_iter().zip(&x).map(|(g, x)| g - x).collect();
-        if self.history.len() == 2 {
-            let [(g1, f1), (g2, f2)] = [&self.history[0], &self.history[1]];
-            // Normal equations of the least-squares problem, in one pass.
-            let sums = (0..f.len())
-                .into_par_iter()
-                .map(|i| {
-                    let (d1, d2) = (f[i] - f1[i], f1[i] - f2[i]);
-                    [d1 * d1, d1 * d2, d2 * d2, d1 * f[i], d2 * f[i]]
-                })
-                .reduce(|| [0.0; 5], |a, b| std::array::from_fn(|k| a[k] + b[k]));
-            let [a11, a12, a22, b1, b2] = sums;
-            let det = a11 * a22 - a12 * a12;
-            if det > 1e-12 * a11 * a22 {
-                let (c1, c2) = ((b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det);
-                slice.par_iter().enumerate().for_each(|(i, v)| {
-                    let next = g[i] - c1 * (g[i] - g1[i]) - c2 * (g1[i] - g2[i]);
-                    v.store(next.to_bits(), Relaxed);
-                });
-            }
+    fn before_sweep(&mut self, slice: &[AtomicU64]) {
+        load_into(&mut self.x, slice);
+    }
+
+    /// Takes the swept values in `slice` and writes the accelerated iterate there.
+    fn after_sweep(&mut self, slice: &[AtomicU64]) {
+        self.steps.rotate_right(1);
+        let (g, f) = &mut self.steps[0];
+        load_into(g, slice);
+        f.resize(g.len(), 0.0);
+        f.par_iter_mut().zip(g.par_iter().zip(&self.x)).for_each(|(f, (g, x))| *f = g - x);
+        self.filled = (self.filled + 1).min(3);
+        if self.filled < 3 {
+            return;
         }
-        self.history.insert(0, (g, f));
-        self.history.truncate(2);
+        let [(g, f), (g1, f1), (g2, f2)] = &self.steps;
+        // Normal equations of the least-squares problem, in one pass.
+        let sums = (0..f.len())
+            .into_par_iter()
+            .map(|i| {
+                let (d1, d2) = (f[i] - f1[i], f1[i] - f2[i]);
+                [d1 * d1, d1 * d2, d2 * d2, d1 * f[i], d2 * f[i]]
+            })
+            .reduce(|| [0.0; 5], |a, b| std::array::from_fn(|k| a[k] + b[k]));
+        let [a11, a12, a22, b1, b2] = sums;
+        let det = a11 * a22 - a12 * a12;
+        if det > 1e-12 * a11 * a22 {
+            let (c1, c2) = ((b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det);
+            slice.par_iter().enumerate().for_each(|(i, v)| {
+                let next = g[i] - c1 * (g[i] - g1[i]) - c2 * (g1[i] - g2[i]);
+                v.store(next.to_bits(), Relaxed);
+            });
+        }
     }
 }
 
-fn load(slice: &[AtomicU64]) -> Vec<f64> {
-    slice.par_iter().map(|a| f64::from_bits(a.load(Relaxed))).collect()
+fn load_into(buf: &mut Vec<f64>, slice: &[AtomicU64]) {
+    buf.resize(slice.len(), 0.0);
+    buf.par_iter_mut().zip(slice).for_each(|(b, a)| *b = f64::from_bits(a.load(Relaxed)));
 }
 
 /// One uncompiled pass over a layer, highest index first, updating each
