@@ -285,7 +285,11 @@ impl Session {
 
     /// `act` in a race game: a move or a choice in the race's JSON or text.
     fn race_act(&mut self, req: &Req) -> Reply {
-        let any = AnyGame::Race(self.game()?.clone());
+        let game = self.game()?;
+        if matches!(game.phase(), Phase::Roll | Phase::Over) {
+            return Err(wrong_phase(game, "act"));
+        }
+        let any = AnyGame::Race(game.clone());
         let action = act_action(&any, req)?;
         match action.as_race() {
             Some(Action::Move(m)) => self.play_move(*m),
