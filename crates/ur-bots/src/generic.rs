@@ -162,3 +162,50 @@ pub fn first_best(values: &[(AnyAction, f64)]) -> AnyAction {
     }
     best.0.clone()
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use ur_rules::{OptionValue, Options};
+
+    use super::*;
+
+    /// Every decision of random one-piece Finkel games, with the side deciding.
+    fn decisions() -> Vec<AnyGame> {
+        let opts: Options = [("pieces".to_string(), OptionValue::Int(1))].into();
+        let mut out = Vec::new();
+        for seed in 0..20 {
+            let mut g = AnyGame::new("finkel", &opts, Side::Light).unwrap();
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            while !matches!(g.turn(), Turn::Over(_)) {
+                if matches!(g.turn(), Turn::Roll(_)) {
+                    g.roll(sample_outcome(&g.outcomes(), &mut rng)).unwrap();
+                } else {
+                    out.push(g.clone());
+                    let a = g.actions()[rng.gen_range(0..g.actions().len())].clone();
+                    g.apply(&a).unwrap();
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn depth_one_is_the_one_move_standing_and_a_win_is_taken() {
+        let mut wins = 0;
+        for g in decisions() {
+            let me = decider(&g);
+            let one = one_move_values(&g);
+            let mut search = GenericSearch::new(None);
+            assert_eq!(search.action_values(&g, 1), one);
+            let deep = search.action_values(&g, 2);
+            assert!(deep.iter().all(|v| (0.0..=1.0).contains(&v.1)));
+            if let Some(win) = g.actions().into_iter().find(|a| after(&g, a).turn() == Turn::Over(Some(me))) {
+                assert_eq!(first_best(&deep), win);
+                wins += 1;
+            }
+        }
+        assert!(wins > 5, "{wins} winning moves seen");
+    }
+}
