@@ -74,6 +74,8 @@ fn every_family_set_is_listed_shown_played_replayed_and_served() {
         assert_eq!(record["version"], 2, "{id}");
         assert!(ok(&["replay", p(&file)]).contains("every step is legal"), "{id}");
         let report = ok(&["arena", "--rules", id, "--bots", "random,greedy,level2", "--games", "2", "--quiet", "--json"]);
+        let again = ok(&["arena", "--rules", id, "--bots", "random,greedy,level2", "--games", "2", "--quiet", "--json", "--threads", "1"]);
+        assert_eq!(report, again, "{id}: the seed fixes the report whatever the thread count");
         let report: Value = serde_json::from_str(&report).unwrap();
         assert_eq!(report["games"], 6, "{id}: {report}");
         fails(&["play", "--rules", id, "--light", "perfect", "--dark", "greedy", "--quiet"], &["perfect"]);
