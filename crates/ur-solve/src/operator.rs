@@ -17,8 +17,8 @@ use ur_rules::{Move, Side, State};
 use crate::index::Layer;
 use crate::solve::{Bellman, Target, Values};
 
-/// Position pairs per chunk: the unit of parallel work.
-const CHUNK: usize = 1 << 11;
+/// Upper-layer positions per chunk: the unit of parallel work.
+const CHUNK: u64 = 1 << 12;
 /// A reference's flag: the opponent moves next, so the value is `1 - V`.
 const FLIP: u32 = 1 << 31;
 /// A throw's count when it allows no move.
@@ -79,8 +79,14 @@ impl Operator {
     pub(crate) fn build(b: &Bellman, group: &[Layer], upper: Layer, values: &[AtomicU64]) -> Operator {
         let base = group.iter().map(|l| l.start).min().expect("a group has a layer");
         let len: u64 = group.iter().map(|l| l.len).sum();
-        let pairs = pairs_of(b, upper, base);
-        let chunks = pairs.par_chunks(CHUNK).map(|c| compile_chunk(b, c, (base, len), values)).collect();
+        let top = upper.start + upper.len;
+        let chunks = (0..upper.len.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let range = (top.saturating_sub((c + 1) * CHUNK).max(upper.start), top - c * CHUNK);
+                compile_chunk(b, &upper, range, (base, len), values)
+            })
+            .collect();
         Operator { base, probs: b.throws.iter().map(|x| x.1).collect(), chunks }
     }
 
@@ -132,39 +138,20 @@ impl Operator {
     }
 }
 
-/// Every position of the upper layer with a partner not above it.
-fn pairs_of(b: &Bellman, upper: Layer, base: u64) -> Vec<Pair> {
-    let top = upper.start + upper.len;
-    let ranges: Vec<(u64, u64)> =
-        (0..upper.len.div_ceil(1 << 14)).map(|c| (top.saturating_sub((c + 1) << 14).max(upper.start), top - (c << 14))).collect();
-    ranges
-        .into_par_iter()
-        .flat_map_iter(|range| {
-            let mut out = Vec::new();
-            b.index.for_each_desc(b.rules, &upper, range, Side::Light, |i, st| {
-                let mut flipped = st;
-                flipped.set_to_move(Side::Dark);
-                let j = b.index.rank(&flipped);
-                if j <= i {
-                    out.push(Pair { i: (i - base) as u32, j: (j - base) as u32 });
-                }
-            });
-            out
-        })
-        .collect()
-}
-
-/// Compiles the two rows of every pair of a chunk.
-fn compile_chunk(b: &Bellman, pairs: &[Pair], (base, len): (u64, u64), values: &[AtomicU64]) -> Chunk {
-    let rows = 2 * pairs.len() * b.throws.len();
-    let mut chunk = Chunk { pairs: pairs.to_vec(), counts: Vec::with_capacity(rows), consts: Vec::new(), refs: Vec::new() };
-    for p in pairs {
-        let st = b.index.unrank(b.rules, base + u64::from(p.i), Side::Light);
+/// Compiles the two rows of every pair whose upper index is in `range`:
+/// every position there whose pass partner is not above it.
+fn compile_chunk(b: &Bellman, upper: &Layer, range: (u64, u64), (base, len): (u64, u64), values: &[AtomicU64]) -> Chunk {
+    let mut chunk = Chunk { pairs: Vec::new(), counts: Vec::new(), consts: Vec::new(), refs: Vec::new() };
+    b.index.for_each_desc(b.rules, upper, range, Side::Light, |i, st| {
         let mut flipped = st;
         flipped.set_to_move(Side::Dark);
-        compile_row(b, &st, (base, len), values, &mut chunk);
-        compile_row(b, &flipped, (base, len), values, &mut chunk);
-    }
+        let j = b.index.rank(&flipped);
+        if j <= i {
+            chunk.pairs.push(Pair { i: (i - base) as u32, j: (j - base) as u32 });
+            compile_row(b, &st, (base, len), values, &mut chunk);
+            compile_row(b, &flipped, (base, len), values, &mut chunk);
+        }
+    });
     chunk
 }
 
