@@ -52,8 +52,10 @@ pub const DEFAULT_PLAYOUTS: u32 = 2000;
 /// The UCT exploration constant (rewards are 0 or 1).
 const EXPLORE: f64 = 0.8;
 /// Actions (rolls and decisions) a playout of a non-race family plays at
-/// most; a capped playout is scored by the standing.
-pub const PLAYOUT_CAP: u32 = 2000;
+/// most; a capped playout is scored by the standing. Short playouts win:
+/// against `greedy`, `mcts:300` scored 100% on `bens-ur` and 85% on
+/// `guard-d6` with 10, but 55% on `guard-d6` with 2000 (40-game arenas).
+pub const PLAYOUT_CAP: u32 = 10;
 
 /// Light's reward for a game won by `side`.
 fn light_reward(side: Side) -> f64 {
