@@ -129,12 +129,22 @@ impl Weights {
     /// family (the same dice, throws, extra rolls, square kinds and stops:
     /// only the path differs), the one with the nearest path length; other
     /// rules use the generic model.
+    ///
+    /// A specialised model serves only piece counts near those it was
+    /// trained on (see [`Weights::serves`]): fitted to 2 and 3 pieces of
+    /// `regency-murray`, its own model played 7 pieces worse than random.
     pub fn model_for(&self, rules: &Rules) -> (f64, [f64; NF], Option<&str>) {
         let key = geometry_key(rules);
-        let own = self.rules.iter().find(|r| r.geometry == key);
+        let pieces = rules.pieces();
+        let own = self.rules.iter().find(|r| r.geometry == key && self.serves(r, pieces));
         let family = family_key(rules);
         let len = i32::from(rules.path_len());
-        let kin = || self.rules.iter().filter(|r| r.family == family).min_by_key(|r| (i32::from(r.path_len) - len).abs());
+        let kin = || {
+            self.rules
+                .iter()
+                .filter(|r| r.family == family && self.serves(r, pieces) && (i32::from(r.path_len) - len).abs() <= 4)
+                .min_by_key(|r| (i32::from(r.path_len) - len).abs())
+        };
         match own.or_else(kin) {
             Some(r) => {
                 let (b, w) = at_pieces(r.bias, &r.weights, r.bias_inv_pieces, &r.weights_inv_pieces, rules.pieces());
@@ -145,6 +155,19 @@ impl Weights {
                 (b, w, None)
             }
         }
+    }
+
+    /// Whether a specialised model may be used at `pieces`: up to three
+    /// more than the most pieces it was trained with (its `1/N` terms are
+    /// extrapolated beyond them), or any count when that is unrecorded.
+    pub fn serves(&self, model: &RulesWeights, pieces: u8) -> bool {
+        let Some(held_out) = self.training.get("held_out").and_then(|h| h.as_array()) else { return true };
+        let trained = held_out
+            .iter()
+            .filter(|h| h.get("rules").and_then(|r| r.as_str()).is_some_and(|r| model.id.split('+').any(|id| id == r)))
+            .filter_map(|h| h.get("pieces").and_then(serde_json::Value::as_u64))
+            .max();
+        trained.is_none_or(|t| u64::from(pieces) <= t + 1)
     }
 
     /// The generic model at a piece count.
