@@ -6,7 +6,7 @@
 //! | 2     | one-move lookahead, some noise, 30% blunders (`noisy:0.015:0.3`)   |
 //! | 3     | one-move lookahead, little noise, 10% blunders (`noisy:0.005:0.1`) |
 //! | 4     | `expectimax:2` (other families: `mcts:300`)                        |
-//! | 5     | `perfect` with a table, else `expectimax:4` (others: `mcts:2000`)  |
+//! | 5     | `perfect` with a table, else `expectimax:3` (others: `mcts:2000`)  |
 //!
 //! On the families beyond the race the one-move values are the standing
 //! ([`ur_rules::Playable::standing`]) instead of the race evaluation, and
@@ -31,7 +31,7 @@ use crate::mcts::{Budget, MctsBot};
 use crate::{Bot, Oracle, PerfectBot};
 
 /// The search depth of level 5 when no table serves the rules.
-pub const LEVEL5_DEPTH: u32 = 4;
+pub const LEVEL5_DEPTH: u32 = 3;
 /// `mcts` playouts of levels 4 and 5 on families beyond the race, where
 /// the tree search beats the generic expectimax (on `ludens-akalandung`,
 /// `expectimax:2` lost 37.5% to 62.5% to level 3 in 2,000 games).
