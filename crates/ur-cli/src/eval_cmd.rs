@@ -107,12 +107,9 @@ pub fn rules_with_table(
     }
 }
 
-/// The table, the rules and the position `eval` and `hint` work on.
+/// The rules of a command that reads a table: the table's own unless given.
 #[derive(Args, Debug)]
-pub struct TableArgs {
-    /// A table written by `ur solve`.
-    #[arg(long, value_name = "FILE")]
-    table: Option<PathBuf>,
+pub struct TableRulesArgs {
     /// Rule-set id (default: the rules the table was solved for, whose options are
     /// also the default when the rule set is the table's).
     #[arg(long, short = 'r')]
@@ -126,6 +123,31 @@ pub struct TableArgs {
     /// A rule-set option, NAME=VALUE (repeatable).
     #[arg(long = "option", short = 'o', value_name = "NAME=VALUE")]
     options: Vec<String>,
+}
+
+impl TableRulesArgs {
+    /// The rule-set id given, unless the rules come from a file.
+    pub fn builtin_id(&self) -> Option<&str> {
+        self.rules.as_deref().filter(|_| self.rules_file.is_none())
+    }
+
+    /// The rules for `table`: see [`rules_with_table`].
+    ///
+    /// # Errors
+    /// As [`rules_with_table`].
+    pub fn load(&self, table: &LoadedTable) -> Result<Rules> {
+        rules_with_table(table, self.rules.as_deref(), self.rules_file.as_deref(), self.pieces, &self.options)
+    }
+}
+
+/// The table, the rules and the position `eval` and `hint` work on.
+#[derive(Args, Debug)]
+pub struct TableArgs {
+    /// A table written by `ur solve`.
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+    #[command(flatten)]
+    rules: TableRulesArgs,
     /// Print the result as one JSON object.
     #[arg(long)]
     json: bool,
@@ -150,9 +172,7 @@ impl TableArgs {
             );
         };
         let table = LoadedTable::open(path)?;
-        let rules =
-            rules_with_table(&table, self.rules.as_deref(), self.rules_file.as_deref(), self.pieces, &self.options)?;
-        let rules = Arc::new(rules);
+        let rules = Arc::new(self.rules.load(&table)?);
         let oracle = table.oracle(rules.clone())?;
         let state = match &self.position {
             None => State::start(&rules, Side::Light),

@@ -19,23 +19,12 @@ use ur_bots::{Bot, Oracle};
 use ur_rules::{Action, AnyAction, AnyGame, Choice, Dice, Game, Phase, Rules, SeededDice, Side};
 
 use crate::arena::{derive_seed, describe_rules, make_bot, progress_bar, Z95};
-use crate::eval_cmd::{race_only, rules_with_table, LoadedTable};
+use crate::eval_cmd::{race_only, LoadedTable, TableRulesArgs};
 
 #[derive(Args, Debug)]
 pub struct RegretCmd {
-    /// Rule-set id (default: the rules the table was solved for, whose options are
-    /// also the default when the rule set is the table's).
-    #[arg(long, short = 'r')]
-    rules: Option<String>,
-    /// Load the rule set from a TOML file (a table for a rule set that is not built in needs it).
-    #[arg(long, value_name = "FILE", conflicts_with = "rules")]
-    rules_file: Option<PathBuf>,
-    /// Number of pieces per side (the same as `--option pieces=N`).
-    #[arg(long)]
-    pieces: Option<u8>,
-    /// A rule-set option, NAME=VALUE (repeatable).
-    #[arg(long = "option", short = 'o', value_name = "NAME=VALUE")]
-    options: Vec<String>,
+    #[command(flatten)]
+    rules: TableRulesArgs,
     /// The bot to measure (random, greedy, perfect, ...).
     #[arg(long, value_name = "B")]
     bot: String,
@@ -93,13 +82,10 @@ impl RegretCmd {
             );
         };
         let table = LoadedTable::open(path)?;
-        if self.rules_file.is_none() {
-            if let Some(id) = &self.rules {
-                race_only(id, "ur regret")?;
-            }
+        if let Some(id) = self.rules.builtin_id() {
+            race_only(id, "ur regret")?;
         }
-        let rules =
-            rules_with_table(&table, self.rules.as_deref(), self.rules_file.as_deref(), self.pieces, &self.options)?;
+        let rules = self.rules.load(&table)?;
         Ok(table.oracle(Arc::new(rules))?)
     }
 

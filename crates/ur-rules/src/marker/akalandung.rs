@@ -172,12 +172,7 @@ enum Landing {
 }
 
 /// One step of the game's history.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "step", rename_all = "snake_case")]
-pub enum AkalandungEvent {
-    Roll { side: Side, raw: u8 },
-    Act { side: Side, action: AkalandungAction },
-}
+pub type AkalandungEvent = super::Event<AkalandungAction>;
 
 /// A game of `ludens-akalandung`.
 #[derive(Clone, Debug)]

@@ -196,12 +196,7 @@ enum Phase {
 }
 
 /// One step of the game's history.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "step", rename_all = "snake_case")]
-pub enum BensEvent {
-    Roll { side: Side, raw: u8 },
-    Act { side: Side, action: BensAction },
-}
+pub type BensEvent = super::Event<BensAction>;
 
 /// A game of `bens-ur`.
 #[derive(Clone, Debug)]

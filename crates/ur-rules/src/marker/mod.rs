@@ -16,6 +16,14 @@ use crate::family::{FamilyOption, PlayError};
 use crate::spec::{Options, SpecError};
 use crate::Side;
 
+/// One step of a marker game's history: a roll or a decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum Event<A> {
+    Roll { side: Side, raw: u8 },
+    Act { side: Side, action: A },
+}
+
 /// Option values by name, every option present (given or default).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct OptionValues(BTreeMap<&'static str, String>);
