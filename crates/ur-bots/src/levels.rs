@@ -9,9 +9,9 @@
 //! | 5     | `perfect` with a table, else `expectimax:3` (others: `mcts:2000`)  |
 //!
 //! On the families beyond the race the one-move values are the standing
-//! ([`ur_rules::Playable::standing`]) instead of the race evaluation, and
-//! level 5 searches 3 rolls deep ([`LEVEL5_GENERIC_DEPTH`]); a table is for
-//! race sets only.
+//! ([`ur_rules::Playable::standing`]) instead of the race evaluation; a
+//! table is for race sets only. `generic:level5` on a race set searches
+//! through the generic code 3 rolls deep ([`LEVEL5_GENERIC_DEPTH`]).
 //!
 //! The noise is human-like: a move is chosen with probability proportional
 //! to `exp((v - v_best) / temperature)` over the evaluation's win

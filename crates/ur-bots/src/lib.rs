@@ -64,6 +64,22 @@ pub trait Bot: Send {
         let _ = game;
         Ok(())
     }
+
+    /// The work of the bot's tree searches so far, for bots that keep count.
+    fn stats(&self) -> Option<SearchStats> {
+        None
+    }
+}
+
+/// What a tree-searching bot has done so far (node rates for benchmarks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Searches run (decisions with more than one choice).
+    pub searches: u64,
+    /// Playouts (tree iterations).
+    pub playouts: u64,
+    /// Tree nodes built (decision and chance nodes).
+    pub nodes: u64,
 }
 
 /// Asks `bot` to decide in a race game (a convenience for race-only tools

@@ -1,12 +1,13 @@
-//! `ur bench`: random-play throughput.
+//! `ur bench`: random-play throughput, or a bot's decision and node rates.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::Args;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use ur_rules::{Game, SeededDice, Side, State};
+use ur_bots::{make_bot, SearchStats};
+use ur_rules::{Game, Playable, SeededDice, Side, State, Turn};
 
 use crate::rules_arg::RulesArgs;
 
@@ -14,9 +15,13 @@ use crate::rules_arg::RulesArgs;
 pub struct BenchCmd {
     #[command(flatten)]
     rules: RulesArgs,
-    /// Number of random-vs-random games.
-    #[arg(long, default_value_t = 1_000_000)]
-    games: u64,
+    /// Number of games [default: 1000000 random-vs-random games, or 4 with --bot].
+    #[arg(long)]
+    games: Option<u64>,
+    /// Time this bot instead, playing itself on one thread: decisions per
+    /// second and, for `mcts`, playouts and tree nodes per second.
+    #[arg(long, value_name = "BOT")]
+    bot: Option<String>,
     /// Seed for the dice and the choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -27,11 +32,15 @@ pub struct BenchCmd {
 
 impl BenchCmd {
     pub fn run(self) -> Result<()> {
+        if let Some(bot) = &self.bot {
+            return bench_bot(&self.rules, bot, self.games.unwrap_or(4), self.seed);
+        }
         let rules = self.rules.load()?.rules;
-        if self.games == 0 || self.threads == 0 {
+        let games = self.games.unwrap_or(1_000_000);
+        if games == 0 || self.threads == 0 {
             anyhow::bail!("--games and --threads must be at least 1");
         }
-        let per_thread = self.games.div_ceil(self.threads);
+        let per_thread = games.div_ceil(self.threads);
         let started = Instant::now();
         let results: Vec<(u64, u64, u64)> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..self.threads)
@@ -55,6 +64,57 @@ impl BenchCmd {
         Ok(())
     }
 }
+
+/// Plays `games` games of `bot` against itself and prints its rates.
+fn bench_bot(rules: &RulesArgs, bot: &str, games: u64, seed: u64) -> Result<()> {
+    if games == 0 {
+        anyhow::bail!("--games must be at least 1");
+    }
+    let mut players = [make_bot(bot, seed)?, make_bot(bot, seed.wrapping_add(1))?];
+    let mut dice = SeededDice::new(seed);
+    let (mut decisions, mut busy) = (0u64, Duration::ZERO);
+    for g in 0..games {
+        let mut game = rules.new_game(if g % 2 == 0 { Side::Light } else { Side::Dark })?;
+        players[0].check(&game)?;
+        for _ in 0..MAX_ACTIONS {
+            match game.turn() {
+                Turn::Over(_) => break,
+                Turn::Roll(_) => {
+                    let raw = crate::arena::throw(&mut dice, &game);
+                    game.roll(raw).map_err(|e| anyhow::anyhow!("the dice showed {raw}, which the game refused: {e}"))?;
+                }
+                Turn::Decide(side) => {
+                    let started = Instant::now();
+                    let action = players[side.index()].decide(&game);
+                    busy += started.elapsed();
+                    decisions += 1;
+                    game.apply(&action).map_err(|e| anyhow::anyhow!("{bot} chose {action}, which the game refused: {e}"))?;
+                }
+            }
+        }
+    }
+    let secs = busy.as_secs_f64();
+    println!("rules: {}  bot: {bot}  games: {games}  threads: 1", rules.rules);
+    println!("decisions: {decisions}  time deciding: {secs:.3} s  per decision: {:.3} ms", 1e3 * secs / decisions.max(1) as f64);
+    let stats = players.iter().filter_map(|p| p.stats()).fold(SearchStats::default(), |a, s| SearchStats {
+        searches: a.searches + s.searches,
+        playouts: a.playouts + s.playouts,
+        nodes: a.nodes + s.nodes,
+    });
+    if stats.searches > 0 {
+        println!(
+            "searches: {}  playouts/s: {:.0}  tree nodes/s: {:.0}  nodes per search: {:.0}",
+            stats.searches,
+            stats.playouts as f64 / secs,
+            stats.nodes as f64 / secs,
+            stats.nodes as f64 / stats.searches as f64
+        );
+    }
+    Ok(())
+}
+
+/// Actions after which a benchmark game is abandoned.
+const MAX_ACTIONS: u64 = 100_000;
 
 /// Plays `n` random games; returns (games, light wins, throws).
 fn play_many(rules: &ur_rules::Rules, n: u64, seed: u64) -> (u64, u64, u64) {

@@ -487,3 +487,11 @@ fn rule_set_docs_match_the_engine() {
         }
     }
 }
+
+#[test]
+fn bench_times_a_bot_and_counts_its_search() {
+    let out = run_ok(&["bench", "--rules", "guard-d6", "--bot", "mcts:40", "--games", "1", "--seed", "3"]);
+    let searches = out.split("searches: ").nth(1).and_then(|s| s.split_whitespace().next()).and_then(|n| n.parse::<u64>().ok());
+    assert!(searches.is_some_and(|n| n > 0), "no search count in:\n{out}");
+    run_fails(&["bench", "--rules", "finkel", "--bot", "mcts:0"], &["mcts"]);
+}
