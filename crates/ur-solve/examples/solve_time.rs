@@ -6,12 +6,12 @@ use ur_rules::{OptionValue, Options, Rules, Side, State};
 use ur_solve::{solve, Indexer, Layer, Progress, SolveConfig, Values};
 
 /// With `SOLVE_TRACE` set, prints every sweep's change.
-struct Trace(bool);
+struct Trace(bool, Instant);
 impl Progress for Trace {
     fn sweep(&self, layers: &[Layer], sweep: u32, change: f64) {
         if self.0 {
             let l: Vec<String> = layers.iter().map(|l| format!("{}/{} ({})", l.mine, l.theirs, l.len)).collect();
-            eprintln!("{} sweep {sweep} change {change:.2e}", l.join(" "));
+            eprintln!("{:8.2}s {} sweep {sweep} change {change:.2e}", self.1.elapsed().as_secs_f64(), l.join(" "));
         }
     }
 }
@@ -26,7 +26,7 @@ fn main() {
     let started = Instant::now();
     let index = Indexer::new(&rules).expect("solvable");
     let cfg = SolveConfig { threads, ..SolveConfig::default() };
-    let sol = solve(&rules, &index, &cfg, &Trace(std::env::var_os("SOLVE_TRACE").is_some())).expect("solves");
+    let sol = solve(&rules, &index, &cfg, &Trace(std::env::var_os("SOLVE_TRACE").is_some(), started)).expect("solves");
     let p = sol.get(index.rank(&State::start(&rules, Side::Light)));
     if let Some(out) = args.get(4) {
         let encoding = ur_solve::Encoding::U16;

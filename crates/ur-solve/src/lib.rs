@@ -16,7 +16,10 @@
 //! assert!(p > 0.5 && p < 0.6);
 //! ```
 
+mod anderson;
 mod bits;
+mod checkpoint;
+pub mod huge;
 pub mod index;
 mod operator;
 pub mod rgu;

@@ -9,10 +9,10 @@
 //! computes exactly what [`Bellman::parts`] computes (the same maxima, the
 //! same sums in the same order).
 
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use ur_rules::{Move, Side, State};
+use ur_rules::{Move, Rules, Side, State};
 
 use crate::index::Layer;
 use crate::solve::{Bellman, Target, Values};
@@ -25,6 +25,17 @@ const FLIP: u32 = 1 << 31;
 const PASS: u8 = u8::MAX;
 /// A throw's count flag: a constant precedes its references.
 const HAS_CONST: u8 = 1 << 7;
+
+/// What a sweep does.
+pub(crate) enum Mode<'a> {
+    /// Measures `max |T(v) - v|` and writes nothing.
+    Check,
+    /// Writes the updated values.
+    Write,
+    /// Writes them and records each change (new minus old, group-relative)
+    /// for acceleration.
+    Record(&'a [AtomicU32]),
+}
 
 /// A position of the upper layer and its pass partner (same board, other
 /// side to move), group-relative.
@@ -69,14 +80,19 @@ pub(crate) struct Operator {
     chunks: Vec<Chunk>,
 }
 
-/// Bytes an operator needs per position, estimated before it is built.
-pub(crate) fn bytes_per_position(throws: usize) -> u64 {
-    4 + throws as u64 * (1 + 2 + 4 * 2)
+/// Bytes an operator needs per position, estimated before it is built:
+/// a pair's indices, and per throw a count, a constant now and then, and
+/// about one reference for every two pieces (measured on the Masters path).
+pub(crate) fn bytes_per_position(rules: &Rules, throws: usize) -> u64 {
+    4 + throws as u64 * (1 + 2 + 4 * u64::from(rules.pieces()).div_ceil(2))
 }
 
 impl Operator {
     /// Compiles the operator of a group whose lower layers are solved.
-    pub(crate) fn build(b: &Bellman, group: &[Layer], upper: Layer, values: &[AtomicU64]) -> Operator {
+    pub(crate) fn build(b: &Bellman, group: &[Layer], values: &[AtomicU64]) -> Operator {
+        // Every position of the lower layer is the other side's view of one
+        // in the upper layer, so the pairs of the upper layer cover both.
+        let upper = *group.iter().max_by_key(|l| l.start).expect("a group has a layer");
         let base = group.iter().map(|l| l.start).min().expect("a group has a layer");
         let len: u64 = group.iter().map(|l| l.len).sum();
         let top = upper.start + upper.len;
@@ -117,24 +133,30 @@ impl Operator {
         (r, q)
     }
 
-    /// One Gauss-Seidel sweep, pass partners solved together. With `write`
-    /// false nothing changes and the result is `max |T(v) - v|`; else it is
-    /// the largest change.
-    pub(crate) fn sweep(&self, values: &[AtomicU64], write: bool) -> f64 {
+    /// One Gauss-Seidel sweep, pass partners solved together. Returns the
+    /// largest change, or with [`Mode::Check`] `max |T(v) - v|`.
+    pub(crate) fn sweep(&self, values: &[AtomicU64], mode: Mode) -> f64 {
         self.chunks
             .par_iter()
             .map(|c| {
                 let mut at = Cursor::default();
-                c.pairs.iter().map(|&pair| self.update_pair(c, pair, &mut at, values, write)).fold(0.0, f64::max)
+                c.pairs.iter().map(|&pair| self.update_pair(c, pair, &mut at, values, &mode)).fold(0.0, f64::max)
             })
             .reduce(|| 0.0, f64::max)
     }
 
-    fn update_pair(&self, c: &Chunk, Pair { i, j }: Pair, at: &mut Cursor, values: &[AtomicU64], write: bool) -> f64 {
-        let (i, j) = (self.base + u64::from(i), self.base + u64::from(j));
+    fn update_pair(&self, c: &Chunk, pair: Pair, at: &mut Cursor, values: &[AtomicU64], mode: &Mode) -> f64 {
+        let (i, j) = (self.base + u64::from(pair.i), self.base + u64::from(pair.j));
         let (ri, qi) = self.parts(c, at, values);
         let (rj, qj) = self.parts(c, at, values);
-        crate::solve::settle_pair((i, ri, qi), (j, rj, qj), values, write)
+        let (di, dj) = crate::solve::settle_pair((i, ri, qi), (j, rj, qj), values, !matches!(mode, Mode::Check));
+        if let Mode::Record(steps) = mode {
+            steps[pair.i as usize].store((di as f32).to_bits(), Relaxed);
+            if i != j {
+                steps[pair.j as usize].store((dj as f32).to_bits(), Relaxed);
+            }
+        }
+        di.abs().max(dj.abs())
     }
 }
 

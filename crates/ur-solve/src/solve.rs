@@ -1,13 +1,16 @@
 //! Value iteration, layer by layer, to a certified residual.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 use ur_rules::{Extra, Move, Rules, State, Throw};
 
+use crate::anderson::Anderson;
+use crate::checkpoint::Checkpoints;
+use crate::huge::{HugeArray, Zeroable};
 use crate::index::{Indexer, Layer};
-use crate::operator::Operator;
+use crate::operator::{Mode, Operator};
 use crate::SolveError;
 
 /// Win probabilities of the side to move, by index.
@@ -23,6 +26,13 @@ impl Values for [AtomicU64] {
 }
 
 impl Values for Vec<f64> {
+    #[inline(always)]
+    fn get(&self, index: u64) -> f64 {
+        self[index as usize]
+    }
+}
+
+impl Values for HugeArray<f64> {
     #[inline(always)]
     fn get(&self, index: u64) -> f64 {
         self[index as usize]
@@ -184,7 +194,7 @@ impl Progress for Silent {}
 
 /// A finished solve.
 pub struct Solution {
-    pub values: Vec<f64>,
+    pub values: HugeArray<f64>,
     /// The largest certified `max |T(v) - v|` over all layers.
     pub residual: f64,
     /// Sweeps made, over all layers.
@@ -197,47 +207,103 @@ impl Values for Solution {
     }
 }
 
-/// Bytes of memory a solve needs: one f64 per position, plus the fixed
-/// compiled operator of the largest layer group.
-pub fn memory_needed(rules: &Rules, index: &Indexer) -> u64 {
-    let largest = layer_groups(index).iter().map(|g| g.iter().map(|l| l.len).sum::<u64>()).max().unwrap_or(0);
-    index.len() * 8 + largest * crate::operator::bytes_per_position(Bellman::new(rules, index).throws.len())
+/// Bytes of memory a solve needs at its peak: the values of the layers in
+/// memory (every layer, or with `spill` only those later groups still read,
+/// the others being kept in checkpoint files) plus the compiled operator and
+/// acceleration history of the group being solved; at the end, the
+/// solution's values.
+pub fn memory_needed(rules: &Rules, index: &Indexer, spill: bool) -> u64 {
+    let per_position = crate::operator::bytes_per_position(rules, Bellman::new(rules, index).throws.len());
+    let groups = layer_groups(index);
+    let releases = crate::checkpoint::releases(index, &groups);
+    let (mut resident, mut peak) = (0u64, 0u64);
+    for (group, released) in groups.iter().zip(&releases) {
+        let len: u64 = group.iter().map(|l| l.len).sum();
+        resident += len;
+        let compiling = resident * 8 + len * per_position;
+        if spill {
+            resident -= released.iter().map(|l| l.len).sum::<u64>();
+        }
+        let sweeping = resident * 8 + len * (per_position + Anderson::BYTES_PER_POSITION);
+        peak = peak.max(compiling).max(sweeping);
+    }
+    peak.max(index.len() * 8 + if spill { resident * 8 } else { 0 })
 }
 
 /// Solves every position of a race rule set.
 ///
 /// # Errors
-/// A checkpoint that cannot be read or written.
+/// Memory that cannot be mapped; a checkpoint that cannot be read or written.
 pub fn solve(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &dyn Progress) -> Result<Solution, SolveError> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(cfg.threads).build().map_err(|e| SolveError::Io(e.to_string()))?;
     pool.install(|| solve_in_pool(rules, index, cfg, progress))
 }
 
 fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &dyn Progress) -> Result<Solution, SolveError> {
-    let values: Vec<AtomicU64> = (0..index.len()).into_par_iter().map(|_| AtomicU64::new(0.5f64.to_bits())).collect();
+    let mut values = huge::<AtomicU64>(index.len(), "the values")?;
+    let checkpoints = cfg.checkpoint.as_deref().map(|dir| Checkpoints { dir });
     let bellman = Bellman::new(rules, index);
-    let (mut residual, mut sweeps) = (0.0f64, 0u64);
-    let mut done = 0u64;
-    for group in layer_groups(index) {
-        progress.layers_started(&group, done, index.len());
-        let resumed = match &cfg.checkpoint {
-            Some(dir) => load_checkpoint(dir, &group, &values)?,
-            None => false,
-        };
-        if resumed {
-            progress.layers_resumed(&group);
+    let groups = layer_groups(index);
+    let releases = crate::checkpoint::releases(index, &groups);
+    let (mut residual, mut sweeps, mut done) = (0.0f64, 0u64, 0u64);
+    for (group, released) in groups.iter().zip(&releases) {
+        progress.layers_started(group, done, index.len());
+        if checkpoints.as_ref().map(|c| c.load(group, &values)).transpose()? == Some(true) {
+            progress.layers_resumed(group);
         } else {
-            let (r, s) = solve_group(&bellman, &group, &values, cfg.tolerance, progress);
+            let op = compile_group(&bellman, group, &values);
+            if checkpoints.is_some() {
+                release(&mut values, released);
+            }
+            let (r, s) = solve_group(&op, group, &values, cfg.tolerance, progress)?;
             residual = residual.max(r);
             sweeps += u64::from(s);
-            if let Some(dir) = &cfg.checkpoint {
-                save_checkpoint(dir, &group, &values)?;
+            if let Some(c) = &checkpoints {
+                c.save(group, &values)?;
             }
+        }
+        if checkpoints.is_some() {
+            release(&mut values, released);
         }
         done += group.iter().map(|l| l.len).sum::<u64>();
     }
-    let values = values.into_iter().map(|a| f64::from_bits(a.into_inner())).collect();
+    let values = match &checkpoints {
+        Some(c) => gather(index, values, &releases, c)?,
+        None => values.into_f64(),
+    };
     Ok(Solution { values, residual, sweeps })
+}
+
+fn huge<T: Zeroable>(len: u64, what: &str) -> Result<HugeArray<T>, SolveError> {
+    HugeArray::zeroed(len as usize).map_err(|e| SolveError::Io(format!("cannot allocate {what}: {e}")))
+}
+
+/// Starts the group's values at one half and compiles its operator.
+fn compile_group(b: &Bellman, group: &[Layer], values: &[AtomicU64]) -> Operator {
+    for l in group {
+        values[l.start as usize..(l.start + l.len) as usize].par_iter().for_each(|v| v.store(0.5f64.to_bits(), Relaxed));
+    }
+    Operator::build(b, group, values)
+}
+
+fn release(values: &mut HugeArray<AtomicU64>, layers: &[Layer]) {
+    for l in layers {
+        values.release(l.start as usize..(l.start + l.len) as usize);
+    }
+}
+
+/// Every value: the released layers from their checkpoints, the others from memory.
+fn gather(index: &Indexer, values: HugeArray<AtomicU64>, releases: &[Vec<Layer>], c: &Checkpoints) -> Result<HugeArray<f64>, SolveError> {
+    let mut out = huge::<f64>(index.len(), "the solution")?;
+    for l in index.layers() {
+        let range = l.start as usize..(l.start + l.len) as usize;
+        if releases.iter().flatten().any(|r| r == l) {
+            c.read_into(l, &mut out[range])?;
+        } else {
+            out[range.clone()].par_iter_mut().zip(&values[range]).for_each(|(o, v)| *o = f64::from_bits(v.load(Relaxed)));
+        }
+    }
+    Ok(out)
 }
 
 /// Layers that depend on each other: `(a, b)` and `(b, a)`.
@@ -256,40 +322,37 @@ fn layer_groups(index: &Indexer) -> Vec<Vec<Layer>> {
     groups
 }
 
-/// Compiles the group's operator, sweeps it (Gauss-Seidel) until the change
-/// is small, then makes a sweep that measures `max |T(v) - v|` without
-/// writing, and repeats while that is above `tol`. Returns (residual, sweeps).
-fn solve_group(b: &Bellman, group: &[Layer], values: &[AtomicU64], tol: f64, progress: &dyn Progress) -> (f64, u32) {
-    // Every position of the lower layer is the other side's view of one in
-    // the upper layer, so sweeping the upper layer by pairs covers both.
-    let upper = *group.iter().max_by_key(|l| l.start).expect("a group has a layer");
-    let op = Operator::build(b, group, upper, values);
+/// Sweeps the group's operator (Gauss-Seidel) until the change is small,
+/// then makes a sweep that measures `max |T(v) - v|` without writing, and
+/// repeats while that is above `tol`. Returns (residual, sweeps).
+fn solve_group(op: &Operator, group: &[Layer], values: &[AtomicU64], tol: f64, progress: &dyn Progress) -> Result<(f64, u32), SolveError> {
     let base = group.iter().map(|l| l.start).min().expect("a group has a layer") as usize;
     let len: u64 = group.iter().map(|l| l.len).sum();
     let slice = &values[base..base + len as usize];
-    let mut accel = Anderson::default();
+    let mut accel: Option<Anderson> = None;
     let mut sweep = 0;
     loop {
         loop {
             sweep += 1;
-            let accelerate = accel.active;
-            if accelerate {
-                accel.before_sweep(slice);
-            }
-            let change = op.sweep(values, true);
+            let change = match accel.as_mut() {
+                Some(a) => op.sweep(values, Mode::Record(a.record())),
+                None => op.sweep(values, Mode::Write),
+            };
             progress.sweep(group, sweep, change);
             if change <= tol {
                 break;
             }
-            if accelerate {
-                accel.after_sweep(slice);
-            } else {
-                accel.active = change < ACCELERATE_BELOW;
+            match accel.as_mut() {
+                Some(a) => a.after_sweep(slice),
+                None if change < ACCELERATE_BELOW => {
+                    accel = Some(Anderson::new(len as usize).map_err(|e| SolveError::Io(format!("cannot allocate the acceleration history: {e}")))?);
+                }
+                None => {}
             }
         }
-        let residual = op.sweep(values, false);
+        let residual = op.sweep(values, Mode::Check);
         if residual <= tol {
-            return (residual, sweep + 1);
+            return Ok((residual, sweep + 1));
         }
     }
 }
@@ -297,65 +360,6 @@ fn solve_group(b: &Bellman, group: &[Layer], values: &[AtomicU64], tol: f64, pro
 /// The change below which sweeps are accelerated: by then the best moves
 /// have settled and the sweeps act as a linear map.
 const ACCELERATE_BELOW: f64 = 1e-3;
-
-/// Anderson acceleration of depth two over Gauss-Seidel sweeps `G`: from
-/// `x` and `g = G(x)`, with `f = g - x`, the next iterate is
-/// `g - Σ γ_k Δg_k`, where `Δg_k`, `Δf_k` are the differences of the last
-/// steps and `γ` minimises `|f - Σ γ_k Δf_k|`. It removes most of the
-/// slowest modes of the sweeps.
-/// The buffers live as long as the group: allocating them anew each sweep
-/// costs a page fault per 4 KiB written.
-#[derive(Default)]
-struct Anderson {
-    active: bool,
-    /// The values before the sweep.
-    x: Vec<f64>,
-    /// The last three steps' `g` and `f`, newest first; `filled` are set.
-    steps: [(Vec<f64>, Vec<f64>); 3],
-    filled: usize,
-}
-
-impl Anderson {
-    fn before_sweep(&mut self, slice: &[AtomicU64]) {
-        load_into(&mut self.x, slice);
-    }
-
-    /// Takes the swept values in `slice` and writes the accelerated iterate there.
-    fn after_sweep(&mut self, slice: &[AtomicU64]) {
-        self.steps.rotate_right(1);
-        let (g, f) = &mut self.steps[0];
-        load_into(g, slice);
-        f.resize(g.len(), 0.0);
-        f.par_iter_mut().zip(g.par_iter().zip(&self.x)).for_each(|(f, (g, x))| *f = g - x);
-        self.filled = (self.filled + 1).min(3);
-        if self.filled < 3 {
-            return;
-        }
-        let [(g, f), (g1, f1), (g2, f2)] = &self.steps;
-        // Normal equations of the least-squares problem, in one pass.
-        let sums = (0..f.len())
-            .into_par_iter()
-            .map(|i| {
-                let (d1, d2) = (f[i] - f1[i], f1[i] - f2[i]);
-                [d1 * d1, d1 * d2, d2 * d2, d1 * f[i], d2 * f[i]]
-            })
-            .reduce(|| [0.0; 5], |a, b| std::array::from_fn(|k| a[k] + b[k]));
-        let [a11, a12, a22, b1, b2] = sums;
-        let det = a11 * a22 - a12 * a12;
-        if det > 1e-12 * a11 * a22 {
-            let (c1, c2) = ((b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det);
-            slice.par_iter().enumerate().for_each(|(i, v)| {
-                let next = g[i] - c1 * (g[i] - g1[i]) - c2 * (g1[i] - g2[i]);
-                v.store(next.to_bits(), Relaxed);
-            });
-        }
-    }
-}
-
-fn load_into(buf: &mut Vec<f64>, slice: &[AtomicU64]) {
-    buf.resize(slice.len(), 0.0);
-    buf.par_iter_mut().zip(slice).for_each(|(b, a)| *b = f64::from_bits(a.load(Relaxed)));
-}
 
 /// One uncompiled pass over a layer, highest index first, updating each
 /// position together with its pass partner. With `write` false nothing
@@ -379,7 +383,8 @@ pub(crate) fn sweep_pairs(b: &Bellman, layer: &Layer, values: &[AtomicU64], writ
                 if j <= i {
                     let (ri, qi) = b.parts(&st, values);
                     let (rj, qj) = b.parts(&flipped, values);
-                    change = change.max(settle_pair((i, ri, qi), (j, rj, qj), values, write));
+                    let (di, dj) = settle_pair((i, ri, qi), (j, rj, qj), values, write);
+                    change = change.max(di.abs()).max(dj.abs());
                 }
             });
             change
@@ -391,52 +396,22 @@ pub(crate) fn sweep_pairs(b: &Bellman, layer: &Layer, values: &[AtomicU64], writ
 /// move) exactly against each other: with `V_i = R_i + q_i (1 - V_j)` and
 /// `V_j = R_j + q_j (1 - V_i)`, where `R` is the value of throws that allow a
 /// move and `q` the chance of a throw that does not. This removes the slow
-/// two-cycles of passing back and forth. Returns the largest change; with
-/// `write` false, the largest `|T(v) - v|` and nothing is stored.
+/// two-cycles of passing back and forth. Returns the signed changes of `i`
+/// and `j` (0 for `j` when it is `i`); with `write` false, `T(v) - v` of
+/// each, and nothing is stored.
 #[inline]
-pub(crate) fn settle_pair((i, ri, qi): (u64, f64, f64), (j, rj, qj): (u64, f64, f64), values: &[AtomicU64], write: bool) -> f64 {
+pub(crate) fn settle_pair((i, ri, qi): (u64, f64, f64), (j, rj, qj): (u64, f64, f64), values: &[AtomicU64], write: bool) -> (f64, f64) {
     let old = |k: u64| Values::get(values, k);
     if !write {
-        let change_i = (ri + qi * (1.0 - old(j)) - old(i)).abs();
-        return if i == j { change_i } else { change_i.max((rj + qj * (1.0 - old(i)) - old(j)).abs()) };
+        let change_i = ri + qi * (1.0 - old(j)) - old(i);
+        return if i == j { (change_i, 0.0) } else { (change_i, rj + qj * (1.0 - old(i)) - old(j)) };
     }
-    let store = |k: u64, v: f64| (v - f64::from_bits(values[k as usize].swap(v.to_bits(), Relaxed))).abs();
+    let store = |k: u64, v: f64| v - f64::from_bits(values[k as usize].swap(v.to_bits(), Relaxed));
     if i == j {
-        return store(i, (ri + qi) / (1.0 + qi));
+        return (store(i, (ri + qi) / (1.0 + qi)), 0.0);
     }
     let vi = (ri + qi - qi * rj - qi * qj) / (1.0 - qi * qj);
-    store(i, vi).max(store(j, rj + qj * (1.0 - vi)))
-}
-
-fn checkpoint_file(dir: &Path, l: &Layer) -> PathBuf {
-    dir.join(format!("layer-{}-{}.f64", l.mine, l.theirs))
-}
-
-fn load_checkpoint(dir: &Path, group: &[Layer], values: &[AtomicU64]) -> Result<bool, SolveError> {
-    if !group.iter().all(|l| checkpoint_file(dir, l).exists()) {
-        return Ok(false);
-    }
-    for l in group {
-        let path = checkpoint_file(dir, l);
-        let bytes = std::fs::read(&path).map_err(|e| SolveError::Io(format!("{}: {e}", path.display())))?;
-        if bytes.len() as u64 != l.len * 8 {
-            return Ok(false);
-        }
-        for (i, chunk) in bytes.chunks_exact(8).enumerate() {
-            let v = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-            values[(l.start + i as u64) as usize].store(v, Relaxed);
-        }
-    }
-    Ok(true)
-}
-
-fn save_checkpoint(dir: &Path, group: &[Layer], values: &[AtomicU64]) -> Result<(), SolveError> {
-    for l in group {
-        let range = l.start as usize..(l.start + l.len) as usize;
-        let bytes: Vec<u8> = values[range].iter().flat_map(|a| a.load(Relaxed).to_le_bytes()).collect();
-        crate::table::write_atomic(&checkpoint_file(dir, l), &[&bytes])?;
-    }
-    Ok(())
+    (store(i, vi), store(j, rj + qj * (1.0 - vi)))
 }
 
 #[cfg(test)]
@@ -467,9 +442,9 @@ mod tests {
             pool.install(|| {
                 for group in layer_groups(&index) {
                     let upper = *group.iter().max_by_key(|l| l.start).unwrap();
-                    let op = Operator::build(&b, &group, upper, &compiled);
-                    assert_eq!(op.sweep(&compiled, false), sweep_pairs(&b, &upper, &plain, false), "{id} residual");
-                    assert_eq!(op.sweep(&compiled, true), sweep_pairs(&b, &upper, &plain, true), "{id} change");
+                    let op = Operator::build(&b, &group, &compiled);
+                    assert_eq!(op.sweep(&compiled, Mode::Check), sweep_pairs(&b, &upper, &plain, false), "{id} residual");
+                    assert_eq!(op.sweep(&compiled, Mode::Write), sweep_pairs(&b, &upper, &plain, true), "{id} change");
                 }
             });
             let bits = |v: &[AtomicU64]| v.iter().map(|a| a.load(Relaxed)).collect::<Vec<_>>();

@@ -21,7 +21,7 @@ fn solved(dir: &Path, id: &str, pieces: i64, encoding: Encoding) -> (PathBuf, Ve
     let sol = solve(&r, &index, &SolveConfig::default(), &Silent).unwrap();
     let path = dir.join(format!("{id}-{pieces}-{encoding:?}.urt"));
     write_table(&path, &r, &index, &sol.values, encoding, sol.residual, 1e-12).unwrap();
-    (path, sol.values)
+    (path, sol.values.to_vec())
 }
 
 /// Opens a table; any panic fails the test with the file named.

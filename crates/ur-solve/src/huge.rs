@@ -1,0 +1,98 @@
+//! Large zeroed arrays backed by transparent huge pages.
+//!
+//! The solver reads values at random over hundreds of megabytes; with 4 KiB
+//! pages nearly every read misses the TLB (and in a virtual machine a miss
+//! walks two page tables). 2 MiB pages cut those misses, and the page
+//! faults of filling the array, by a factor of 512.
+
+use std::marker::PhantomData;
+use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicU32, AtomicU64};
+
+use memmap2::MmapMut;
+
+/// Types for which all-zero bytes are a valid value.
+///
+/// # Safety
+/// Implement only for types whose all-zero bit pattern is a valid value and
+/// whose alignment is at most a page.
+pub unsafe trait Zeroable: Sized {}
+unsafe impl Zeroable for u8 {}
+unsafe impl Zeroable for u32 {}
+unsafe impl Zeroable for f32 {}
+unsafe impl Zeroable for f64 {}
+unsafe impl Zeroable for AtomicU32 {}
+unsafe impl Zeroable for AtomicU64 {}
+
+/// A fixed-length array of zero-initialised `T`, in anonymous memory
+/// advised to use huge pages.
+pub struct HugeArray<T: Zeroable> {
+    map: Option<MmapMut>,
+    len: usize,
+    _t: PhantomData<T>,
+}
+
+impl<T: Zeroable> HugeArray<T> {
+    /// `len` zeroed elements.
+    ///
+    /// # Errors
+    /// The memory cannot be mapped.
+    pub fn zeroed(len: usize) -> std::io::Result<Self> {
+        let bytes = len * std::mem::size_of::<T>();
+        if bytes == 0 {
+            return Ok(HugeArray { map: None, len, _t: PhantomData });
+        }
+        let map = MmapMut::map_anon(bytes)?;
+        // Advice only: without huge pages the array still works.
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        Ok(HugeArray { map: Some(map), len, _t: PhantomData })
+    }
+}
+
+impl<T: Zeroable> HugeArray<T> {
+    /// Returns the memory of elements `range` to the system, keeping whole
+    /// 2 MiB blocks only, so neighbouring elements are never touched. The
+    /// elements released read as zero afterwards.
+    pub fn release(&mut self, range: std::ops::Range<usize>) {
+        const BLOCK: usize = 2 << 20;
+        let size = std::mem::size_of::<T>();
+        let (lo, hi) = ((range.start * size).next_multiple_of(BLOCK), range.end * size / BLOCK * BLOCK);
+        if let (Some(map), true) = (&self.map, lo < hi) {
+            // SAFETY: anonymous private pages read as zero after
+            // MADV_DONTNEED, a valid `T`; `&mut self` excludes other
+            // references into the array.
+            #[cfg(unix)]
+            let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, lo, hi - lo) };
+        }
+    }
+}
+
+impl HugeArray<AtomicU64> {
+    /// The same memory read as `f64` bit patterns.
+    pub fn into_f64(self) -> HugeArray<f64> {
+        HugeArray { map: self.map, len: self.len, _t: PhantomData }
+    }
+}
+
+impl<T: Zeroable> Deref for HugeArray<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match &self.map {
+            // SAFETY: the map is page-aligned, holds `len` elements' bytes,
+            // zeroed or written through `DerefMut`, and `T` is `Zeroable`.
+            Some(m) => unsafe { std::slice::from_raw_parts(m.as_ptr().cast::<T>(), self.len) },
+            None => &[],
+        }
+    }
+}
+
+impl<T: Zeroable> DerefMut for HugeArray<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        match &mut self.map {
+            // SAFETY: as in `deref`, with exclusive access through `&mut self`.
+            Some(m) => unsafe { std::slice::from_raw_parts_mut(m.as_mut_ptr().cast::<T>(), self.len) },
+            None => &mut [],
+        }
+    }
+}
