@@ -124,8 +124,11 @@ impl Operator {
             }
             let end = at.refs + usize::from(n & !HAS_CONST);
             for &e in &c.refs[at.refs..end] {
+                // Branch-free `1 - v` or `v` (the flag is unpredictable), exact:
+                // `-v + 1` rounds once, as `1 - v` does.
+                let flip = f64::from(e >> 31);
                 let v = Values::get(values, self.base + u64::from(e & !FLIP));
-                best = best.max(if e & FLIP != 0 { 1.0 - v } else { v });
+                best = best.max((1.0 - 2.0 * flip) * v + flip);
             }
             at.refs = end;
             r += p * best;
