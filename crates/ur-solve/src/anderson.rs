@@ -5,8 +5,8 @@
 //! the last steps and `γ` minimises `|f - γ1 Δf1 - γ2 Δf2|`. It removes most
 //! of the slowest modes of the sweeps.
 //!
-//! The history is kept in `f32` (20 bytes a position instead of 56 in
-//! `f64`): it only steers the extrapolation, and the residual certificate
+//! The history is kept in `f32`, and the two older steps only at a sample
+//! of positions (13 bytes a position instead of 56 in `f64`): it only steers the extrapolation, and the residual certificate
 //! is computed on the values themselves. `f` is recorded by the sweep as it
 //! writes (new minus old), and `Δg1 = g_k - g_{k-1} = f_k - a_{k-1}`, where
 //! `a_{k-1}` is the correction applied after the previous sweep, so neither
@@ -19,8 +19,12 @@ use rayon::prelude::*;
 use crate::huge::HugeArray;
 
 pub(crate) struct Anderson {
-    /// `f` of the last sweeps as `f32` bits, newest first.
-    steps: [HugeArray<AtomicU32>; 3],
+    /// `f` of the sweep just made, as `f32` bits, written by the sweep.
+    step: HugeArray<AtomicU32>,
+    /// `f` of the two sweeps before, at every [`SAMPLE`]th position only:
+    /// `γ` comes from sums over positions, which a sample of millions
+    /// estimates as well as the whole group.
+    older: [HugeArray<f32>; 2],
     /// `Δg1`, `Δg2`.
     dg: [HugeArray<f32>; 2],
     /// Consecutive sweeps recorded, at most 3.
@@ -29,21 +33,28 @@ pub(crate) struct Anderson {
     last: (f64, f64),
 }
 
+/// One position in this many enters the least-squares sums.
+const SAMPLE: usize = 8;
+
 impl Anderson {
     /// History for a group of `len` positions.
     pub(crate) fn new(len: usize) -> std::io::Result<Anderson> {
-        let steps = [HugeArray::zeroed(len)?, HugeArray::zeroed(len)?, HugeArray::zeroed(len)?];
-        let dg = [HugeArray::zeroed(len)?, HugeArray::zeroed(len)?];
-        Ok(Anderson { steps, dg, recorded: 0, last: (0.0, 0.0) })
+        let sampled = len.div_ceil(SAMPLE);
+        Ok(Anderson {
+            step: HugeArray::zeroed(len)?,
+            older: [HugeArray::zeroed(sampled)?, HugeArray::zeroed(sampled)?],
+            dg: [HugeArray::zeroed(len)?, HugeArray::zeroed(len)?],
+            recorded: 0,
+            last: (0.0, 0.0),
+        })
     }
 
     /// Bytes of history per position.
-    pub(crate) const BYTES_PER_POSITION: u64 = 5 * 4;
+    pub(crate) const BYTES_PER_POSITION: u64 = 3 * 4 + 2 * 4 / SAMPLE as u64;
 
     /// The buffer the next sweep records its changes in.
     pub(crate) fn record(&mut self) -> &[AtomicU32] {
-        self.steps.rotate_right(1);
-        &self.steps[0]
+        &self.step
     }
 
     /// Takes the values of the sweep just recorded (`values`, the group's
@@ -54,9 +65,9 @@ impl Anderson {
         let (c1, c2) = gamma.unwrap_or((0.0, 0.0));
         let (p1, p2) = self.last;
         let [dg1, dg2] = &mut self.dg;
-        let f = &self.steps[0];
+        let f = &self.step;
         dg1.par_iter_mut().zip(dg2.par_iter_mut()).zip(f.par_iter()).zip(values).for_each(|(((dg1, dg2), f), v)| {
-            let f = f64::from(f32::from_bits(f.load(Relaxed)));
+            let f = get(f);
             let previous = p1 * f64::from(*dg1) + p2 * f64::from(*dg2);
             let step = f - previous;
             *dg2 = *dg1;
@@ -67,19 +78,21 @@ impl Anderson {
             }
         });
         self.last = (c1, c2);
+        let [f1, f2] = &mut self.older;
+        std::mem::swap(f1, f2);
+        f1.par_iter_mut().enumerate().for_each(|(k, x)| *x = get(&f[k * SAMPLE]) as f32);
     }
 
     /// `γ` from the normal equations of the least-squares problem, or none
     /// when they are too ill-conditioned to trust.
     fn coefficients(&self) -> Option<(f64, f64)> {
-        let [f0, f1, f2] = &self.steps;
-        let get = |a: &AtomicU32| f64::from(f32::from_bits(a.load(Relaxed)));
-        let sums = f0
+        let [f1, f2] = &self.older;
+        let sums = f1
             .par_iter()
-            .zip(f1.par_iter())
             .zip(f2.par_iter())
-            .map(|((f0, f1), f2)| {
-                let (f0, f1, f2) = (get(f0), get(f1), get(f2));
+            .enumerate()
+            .map(|(k, (&f1, &f2))| {
+                let (f0, f1, f2) = (get(&self.step[k * SAMPLE]), f64::from(f1), f64::from(f2));
                 let (d1, d2) = (f0 - f1, f1 - f2);
                 [d1 * d1, d1 * d2, d2 * d2, d1 * f0, d2 * f0]
             })
@@ -88,4 +101,8 @@ impl Anderson {
         let det = a11 * a22 - a12 * a12;
         (det > 1e-12 * a11 * a22).then(|| ((b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det))
     }
+}
+
+fn get(a: &AtomicU32) -> f64 {
+    f64::from(f32::from_bits(a.load(Relaxed)))
 }

@@ -47,7 +47,17 @@ struct Pair {
 
 /// Compiled rows of some position pairs, two rows per pair (`i`'s, `j`'s),
 /// read in order by a sweep (a [`Cursor`]), so no offsets are stored.
+/// Exactly sized: the rows are built in reused [`Rows`] and copied here.
 struct Chunk {
+    pairs: Box<[Pair]>,
+    counts: Box<[u8]>,
+    consts: Box<[f64]>,
+    refs: Box<[u32]>,
+}
+
+/// A chunk's rows while they are compiled.
+#[derive(Default)]
+struct Rows {
     pairs: Vec<Pair>,
     /// Per row and throw: its number of references, with [`HAS_CONST`] set
     /// when it has a constant, or [`PASS`].
@@ -98,9 +108,9 @@ impl Operator {
         let top = upper.start + upper.len;
         let chunks = (0..upper.len.div_ceil(CHUNK))
             .into_par_iter()
-            .map(|c| {
+            .map_init(Rows::default, |rows, c| {
                 let range = (top.saturating_sub((c + 1) * CHUNK).max(upper.start), top - c * CHUNK);
-                compile_chunk(b, &upper, range, (base, len), values)
+                compile_chunk(b, &upper, range, (base, len), values, rows)
             })
             .collect();
         Operator { base, probs: b.throws.iter().map(|x| x.1).collect(), chunks }
@@ -165,23 +175,26 @@ impl Operator {
 
 /// Compiles the two rows of every pair whose upper index is in `range`:
 /// every position there whose pass partner is not above it.
-fn compile_chunk(b: &Bellman, upper: &Layer, range: (u64, u64), (base, len): (u64, u64), values: &[AtomicU64]) -> Chunk {
-    let mut chunk = Chunk { pairs: Vec::new(), counts: Vec::new(), consts: Vec::new(), refs: Vec::new() };
+fn compile_chunk(b: &Bellman, upper: &Layer, range: (u64, u64), (base, len): (u64, u64), values: &[AtomicU64], chunk: &mut Rows) -> Chunk {
+    chunk.pairs.clear();
+    chunk.counts.clear();
+    chunk.consts.clear();
+    chunk.refs.clear();
     b.index.for_each_desc(b.rules, upper, range, Side::Light, |i, st| {
         let mut flipped = st;
         flipped.set_to_move(Side::Dark);
         let j = b.index.rank(&flipped);
         if j <= i {
             chunk.pairs.push(Pair { i: (i - base) as u32, j: (j - base) as u32 });
-            compile_row(b, &st, (base, len), values, &mut chunk);
-            compile_row(b, &flipped, (base, len), values, &mut chunk);
+            compile_row(b, &st, (base, len), values, chunk);
+            compile_row(b, &flipped, (base, len), values, chunk);
         }
     });
-    chunk
+    Chunk { pairs: chunk.pairs.as_slice().into(), counts: chunk.counts.as_slice().into(), consts: chunk.consts.as_slice().into(), refs: chunk.refs.as_slice().into() }
 }
 
 /// Appends one position's row.
-fn compile_row(b: &Bellman, st: &State, (base, len): (u64, u64), values: &[AtomicU64], chunk: &mut Chunk) {
+fn compile_row(b: &Bellman, st: &State, (base, len): (u64, u64), values: &[AtomicU64], chunk: &mut Rows) {
     let in_group = |x: u64| x >= base && x < base + len;
     for (throw, _) in &b.throws {
         let mut dests = b.rules.destinations(st, throw);
