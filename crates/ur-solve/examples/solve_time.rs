@@ -8,6 +8,12 @@ use ur_solve::{solve, Indexer, Layer, Progress, SolveConfig, Values};
 /// With `SOLVE_TRACE` set, prints every sweep's change.
 struct Trace(bool, Instant);
 impl Progress for Trace {
+    fn compiled(&self, layers: &[Layer], bytes: u64) {
+        if self.0 {
+            let len: u64 = layers.iter().map(|l| l.len).sum();
+            eprintln!("{:8.2}s compiled {} positions: {:.1} bytes a position", self.1.elapsed().as_secs_f64(), len, bytes as f64 / len as f64);
+        }
+    }
     fn sweep(&self, layers: &[Layer], sweep: u32, change: f64) {
         if self.0 {
             let l: Vec<String> = layers.iter().map(|l| format!("{}/{} ({})", l.mine, l.theirs, l.len)).collect();

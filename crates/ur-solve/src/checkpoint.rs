@@ -52,8 +52,12 @@ impl Checkpoints<'_> {
     pub(crate) fn save(&self, group: &[Layer], values: &[AtomicU64]) -> Result<(), SolveError> {
         for l in group {
             let range = l.start as usize..(l.start + l.len) as usize;
-            let bytes: Vec<u8> = values[range].par_iter().flat_map_iter(|a| a.load(Relaxed).to_le_bytes()).collect();
-            crate::table::write_atomic(&self.file(l), &[&bytes])?;
+            crate::table::write_atomic_with(&self.file(l), |w| {
+                values[range].chunks(1 << 16).try_for_each(|block| {
+                    let bytes: Vec<u8> = block.iter().flat_map(|a| a.load(Relaxed).to_le_bytes()).collect();
+                    w.write_all(&bytes)
+                })
+            })?;
         }
         Ok(())
     }

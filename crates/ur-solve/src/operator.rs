@@ -116,6 +116,12 @@ impl Operator {
         Operator { base, probs: b.throws.iter().map(|x| x.1).collect(), chunks }
     }
 
+    /// The memory the compiled rows take.
+    pub(crate) fn bytes(&self) -> u64 {
+        let size = |c: &Chunk| std::mem::size_of_val(&*c.pairs) + c.counts.len() + 8 * c.consts.len() + 4 * c.refs.len();
+        self.chunks.iter().map(size).sum::<usize>() as u64
+    }
+
     /// `R` and `q` of the row at the cursor (see `settle_pair` in solve.rs).
     #[inline]
     fn parts(&self, c: &Chunk, at: &mut Cursor, values: &[AtomicU64]) -> (f64, f64) {

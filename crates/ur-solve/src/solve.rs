@@ -182,6 +182,8 @@ impl Default for SolveConfig {
 pub trait Progress: Sync {
     /// A group of layers solved together starts; `done` positions are solved already.
     fn layers_started(&self, _layers: &[Layer], _done: u64, _total: u64) {}
+    /// The group's operator is compiled and takes this many bytes.
+    fn compiled(&self, _layers: &[Layer], _bytes: u64) {}
     /// A sweep over the group ended with this largest change.
     fn sweep(&self, _layers: &[Layer], _sweep: u32, _change: f64) {}
     /// The group was loaded from a checkpoint instead of solved.
@@ -252,10 +254,12 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
             progress.layers_resumed(group);
         } else {
             let op = compile_group(&bellman, group, &values);
+            progress.compiled(group, op.bytes());
             if checkpoints.is_some() {
                 release(&mut values, released);
             }
             let (r, s) = solve_group(&op, group, &values, cfg.tolerance, progress)?;
+            drop(op);
             residual = residual.max(r);
             sweeps += u64::from(s);
             if let Some(c) = &checkpoints {

@@ -153,14 +153,20 @@ pub fn write_table(path: &Path, rules: &Rules, index: &Indexer, values: &[f64], 
 /// # Errors
 /// The directory is not writable, or the disk is full.
 pub fn write_atomic(path: &Path, parts: &[&[u8]]) -> Result<(), SolveError> {
+    write_atomic_with(path, |w| parts.iter().try_for_each(|p| w.write_all(p)))
+}
+
+/// As [`write_atomic`], with the bytes written by `write` as it makes them.
+///
+/// # Errors
+/// The directory cannot be created, or a write, sync or rename fails.
+pub fn write_atomic_with(path: &Path, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<(), SolveError> {
     let io = |e: std::io::Error| SolveError::Io(format!("{}: {e}", path.display()));
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(io)?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
     let mut w = std::io::BufWriter::new(tmp.as_file_mut());
-    for p in parts {
-        w.write_all(p).map_err(io)?;
-    }
+    write(&mut w).map_err(io)?;
     w.flush().map_err(io)?;
     drop(w);
     tmp.as_file().sync_all().map_err(io)?;
