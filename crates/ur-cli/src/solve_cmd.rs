@@ -129,6 +129,9 @@ impl Progress for Bar {
         self.bar.set_position(done);
         self.bar.set_message(format!("layers {} off", layer_names(layers)));
     }
+    fn compiled(&self, layers: &[Layer], bytes: u64) {
+        self.bar.set_message(format!("layers {} off: compiled ({:.2} GiB)", layer_names(layers), gib(bytes)));
+    }
     fn sweep(&self, layers: &[Layer], sweep: u32, change: f64) {
         self.bar.set_message(format!("layers {} off: sweep {sweep}, change {change:.1e}", layer_names(layers)));
     }
