@@ -46,7 +46,7 @@ impl SolveCmd {
             bail!("--tolerance must be between 0 and 1, for example 1e-12");
         }
         let index = Indexer::new(&rules)?;
-        let need = memory_needed(&rules, &index, !self.no_checkpoint) + index.len() * encoding.width() as u64;
+        let need = memory_needed(&rules, &index, !self.no_checkpoint, encoding.width() as u64);
         println!(
             "{} with {} pieces: {} positions (side to move); memory needed {:.2} GiB; table {:.2} MiB",
             rules.id(), rules.pieces(), index.len(), gib(need), index.len() as f64 * encoding.width() as f64 / 1048576.0

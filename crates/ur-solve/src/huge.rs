@@ -96,3 +96,14 @@ impl<T: Zeroable> DerefMut for HugeArray<T> {
         }
     }
 }
+
+/// Hands memory the allocator holds free back to the system. A compiled
+/// operator is hundreds of thousands of blocks; once freed, the allocator
+/// keeps them for reuse, so the next large array would come on top of them.
+pub fn return_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free pages of the allocator's own heaps.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}

@@ -213,8 +213,8 @@ impl Values for Solution {
 /// memory (every layer, or with `spill` only those later groups still read,
 /// the others being kept in checkpoint files) plus the compiled operator and
 /// acceleration history of the group being solved; at the end, the
-/// solution's values.
-pub fn memory_needed(rules: &Rules, index: &Indexer, spill: bool) -> u64 {
+/// solution's values and the encoded table (`table_width` bytes a position).
+pub fn memory_needed(rules: &Rules, index: &Indexer, spill: bool, table_width: u64) -> u64 {
     let per_position = crate::operator::bytes_per_position(rules, Bellman::new(rules, index).throws.len());
     let groups = layer_groups(index);
     let releases = crate::checkpoint::releases(index, &groups);
@@ -229,7 +229,7 @@ pub fn memory_needed(rules: &Rules, index: &Indexer, spill: bool) -> u64 {
         let sweeping = resident * 8 + len * (per_position + Anderson::BYTES_PER_POSITION);
         peak = peak.max(compiling).max(sweeping);
     }
-    peak.max(index.len() * 8 + if spill { resident * 8 } else { 0 })
+    peak.max(index.len() * (8 + table_width) + if spill { resident * 8 } else { 0 })
 }
 
 /// Solves every position of a race rule set.
@@ -260,6 +260,7 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
             }
             let (r, s) = solve_group(&op, group, &values, cfg.tolerance, progress)?;
             drop(op);
+            crate::huge::return_freed_memory();
             residual = residual.max(r);
             sweeps += u64::from(s);
             if let Some(c) = &checkpoints {
