@@ -144,7 +144,9 @@ impl Operator {
                 // `-v + 1` rounds once, as `1 - v` does.
                 let flip = f64::from(e >> 31);
                 let v = Values::get(values, self.base + u64::from(e & !FLIP));
-                best = best.max((1.0 - 2.0 * flip) * v + flip);
+                let x = (1.0 - 2.0 * flip) * v + flip;
+                // Not `f64::max`: no NaN handling needed, so one `maxsd`.
+                best = if x > best { x } else { best };
             }
             at.refs = end;
             r += p * best;
