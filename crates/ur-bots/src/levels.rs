@@ -8,6 +8,9 @@
 //! | 4     | `expectimax:2` (others: `mcts:300`), 5% blunders                   |
 //! | 5     | `perfect` with a table, else `expectimax:3` (others: `mcts:2000`)  |
 //!
+//! On the rule sets in [`BLUNDER_LADDERS`] (`regency-bell`), levels 1 to 4
+//! are level 5 with a share of random decisions instead.
+//!
 //! On the families beyond the race the one-move values are the standing
 //! ([`ur_rules::Playable::standing`]) instead of the race evaluation; a
 //! table is for race sets only. `generic:level5` on a race set searches
@@ -283,6 +286,62 @@ impl TopBot {
     }
 }
 
+/// Rule sets where the fixed levels do not separate, as luck decides most
+/// games; there level N (1 to 4) is level 5 playing a random decision at
+/// the N-th rate (level 1 is `random`). On `regency-bell` counters enter
+/// only on a 1-in-8 throw and level 5 scores only 66% against `random`,
+/// so the four steps share that margin; the rates are closer near the top,
+/// where a blunder costs more.
+pub const BLUNDER_LADDERS: &[(&str, [f64; 4])] = &[("regency-bell", [1.0, 0.7, 0.45, 0.2])];
+
+/// The blunder rate of `level` on the rule set `rule_id`, if it has a ladder.
+pub fn ladder_rate(rule_id: &str, level: u8) -> Option<f64> {
+    let (_, rates) = BLUNDER_LADDERS.iter().find(|(id, _)| *id == rule_id)?;
+    rates.get(usize::from(level).checked_sub(1)?).copied()
+}
+
+/// A level below 5: on a rule set with a ladder, level 5 with the ladder's
+/// blunder rate; elsewhere the level's fixed definition.
+struct Laddered {
+    level: u8,
+    fixed: Box<dyn Bot>,
+    /// Level 5 behind the blunders, built when a ladder first needs it.
+    top: Option<Blundering>,
+    make_top: Box<dyn Fn() -> Blundering + Send>,
+}
+
+impl Laddered {
+    fn boxed(level: u8, fixed: Box<dyn Bot>, seed: u64, oracle: Option<&Oracle>, generic: bool) -> Box<dyn Bot> {
+        let oracle = oracle.cloned();
+        let make_top = Box::new(move || {
+            let top = level_bot_with(5, seed, oracle.as_ref(), generic).expect("level 5 exists");
+            Blundering::new(top, 0.0, seed ^ BLUNDER_SEED)
+        });
+        Box::new(Laddered { level, fixed, top: None, make_top })
+    }
+}
+
+impl Bot for Laddered {
+    fn name(&self) -> String {
+        self.fixed.name()
+    }
+
+    fn decide(&mut self, game: &AnyGame) -> AnyAction {
+        match ladder_rate(ur_rules::Playable::rule_id(game), self.level) {
+            Some(rate) => {
+                let top = self.top.get_or_insert_with(&self.make_top);
+                top.rate = rate;
+                top.decide(game)
+            }
+            None => self.fixed.decide(game),
+        }
+    }
+
+    fn check(&self, game: &AnyGame) -> Result<(), crate::BotError> {
+        self.fixed.check(game)
+    }
+}
+
 /// The bot for a difficulty level (1 to 5).
 pub fn level_bot(level: u8, seed: u64, oracle: Option<&Oracle>) -> Option<Box<dyn Bot>> {
     level_bot_with(level, seed, oracle, false)
@@ -292,7 +351,7 @@ pub fn level_bot(level: u8, seed: u64, oracle: Option<&Oracle>) -> Option<Box<dy
 /// generic code too.
 pub fn level_bot_with(level: u8, seed: u64, oracle: Option<&Oracle>, generic: bool) -> Option<Box<dyn Bot>> {
     let name = format!("level{level}");
-    Some(match level {
+    let fixed: Box<dyn Bot> = match level {
         1 => Box::new(NoisyBot::new(name, 0.04, 0.6, seed).generic(generic)),
         2 => Box::new(NoisyBot::new(name, 0.015, 0.3, seed).generic(generic)),
         3 => Box::new(NoisyBot::new(name, 0.005, 0.1, seed).generic(generic)),
@@ -300,7 +359,24 @@ pub fn level_bot_with(level: u8, seed: u64, oracle: Option<&Oracle>, generic: bo
             let search = ByFamily::boxed(name, ExpectimaxBot::named("level4".into(), Limit::Depth(LEVEL4_DEPTH)).generic(generic), LEVEL4_PLAYOUTS, seed);
             Box::new(Blundering::new(search, LEVEL4_BLUNDERS, seed ^ BLUNDER_SEED))
         }
-        5 => ByFamily::boxed(name, TopBot::new("level5".into(), oracle, LEVEL5_DEPTH).generic(generic), LEVEL5_PLAYOUTS, seed),
+        5 => return Some(ByFamily::boxed(name, TopBot::new("level5".into(), oracle, LEVEL5_DEPTH).generic(generic), LEVEL5_PLAYOUTS, seed)),
         _ => return None,
-    })
+    };
+    Some(Laddered::boxed(level, fixed, seed, oracle, generic))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ladders_weaken_each_level_below_the_next() {
+        for (id, rates) in BLUNDER_LADDERS {
+            assert!(rates.windows(2).all(|w| w[0] > w[1]) && rates[3] > 0.0 && rates[0] <= 1.0, "{id}: {rates:?}");
+            assert_eq!(ladder_rate(id, 1), Some(rates[0]));
+            assert_eq!(ladder_rate(id, 5), None, "level 5 is the ladder's top");
+            assert_eq!(ladder_rate(id, 0), None);
+        }
+        assert_eq!(ladder_rate("finkel", 2), None);
+    }
 }

@@ -139,7 +139,7 @@ fn bots_play_full_games_on_every_rule_set() {
 
 #[test]
 fn bots_are_deterministic_for_a_seed() {
-    for id in ["finkel", "v1-named-birds", "regency-murray"] {
+    for id in ["finkel", "v1-named-birds", "regency-murray", "regency-bell"] {
         let rules = Arc::new(Rules::builtin(id).unwrap());
         for name in ["random", "greedy", "mcts:60", "level1", "level2", "expectimax:2"] {
             let game = |seed: u64| {
