@@ -6,8 +6,9 @@
 //! of the slowest modes of the sweeps.
 //!
 //! The history is kept in `f32`, and the two older steps only at a sample
-//! of positions (13 bytes a position instead of 56 in `f64`): it only steers the extrapolation, and the residual certificate
-//! is computed on the values themselves. `f` is recorded by the sweep as it
+//! of positions (13 bytes a position instead of 56 in `f64`): it only
+//! steers the extrapolation, and the residual certificate is computed on
+//! the values themselves. `f` is recorded by the sweep as it
 //! writes (new minus old), and `Δg1 = g_k - g_{k-1} = f_k - a_{k-1}`, where
 //! `a_{k-1}` is the correction applied after the previous sweep, so neither
 //! `x` nor `g` is ever copied.
@@ -53,7 +54,7 @@ impl Anderson {
     pub(crate) const BYTES_PER_POSITION: u64 = 3 * 4 + 2 * 4 / SAMPLE as u64;
 
     /// The buffer the next sweep records its changes in.
-    pub(crate) fn record(&mut self) -> &[AtomicU32] {
+    pub(crate) fn record(&self) -> &[AtomicU32] {
         &self.step
     }
 

@@ -29,9 +29,8 @@ impl Checkpoints<'_> {
             return Ok(false);
         }
         for l in group {
-            let range = l.start as usize..(l.start + l.len) as usize;
             let Some(bytes) = self.read(l)? else { return Ok(false) };
-            values[range].par_iter().zip(bytes.par_chunks_exact(8)).for_each(|(v, b)| v.store(u64::from_le_bytes(b.try_into().expect("8 bytes")), Relaxed));
+            values[l.range()].par_iter().zip(bytes.par_chunks_exact(8)).for_each(|(v, b)| v.store(u64::from_le_bytes(b.try_into().expect("8 bytes")), Relaxed));
         }
         Ok(true)
     }
@@ -51,9 +50,8 @@ impl Checkpoints<'_> {
 
     pub(crate) fn save(&self, group: &[Layer], values: &[AtomicU64]) -> Result<(), SolveError> {
         for l in group {
-            let range = l.start as usize..(l.start + l.len) as usize;
             crate::table::write_atomic_with(&self.file(l), |w| {
-                values[range].chunks(1 << 16).try_for_each(|block| {
+                values[l.range()].chunks(1 << 16).try_for_each(|block| {
                     let bytes: Vec<u8> = block.iter().flat_map(|a| a.load(Relaxed).to_le_bytes()).collect();
                     w.write_all(&bytes)
                 })

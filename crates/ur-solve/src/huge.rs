@@ -17,8 +17,6 @@ use memmap2::MmapMut;
 /// Implement only for types whose all-zero bit pattern is a valid value and
 /// whose alignment is at most a page.
 pub unsafe trait Zeroable: Sized {}
-unsafe impl Zeroable for u8 {}
-unsafe impl Zeroable for u32 {}
 unsafe impl Zeroable for f32 {}
 unsafe impl Zeroable for f64 {}
 unsafe impl Zeroable for AtomicU32 {}

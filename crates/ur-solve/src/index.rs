@@ -44,6 +44,13 @@ pub struct Layer {
     pub len: u64,
 }
 
+impl Layer {
+    /// The layer's indices, for slicing the values.
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+}
+
 /// The name of the scheme [`Indexer::new`] uses for these rules.
 pub fn scheme_for(rules: &Rules) -> &'static str {
     if bits::applies(rules) {

@@ -69,6 +69,20 @@ struct Rows {
     refs: Vec<u32>,
 }
 
+impl Rows {
+    fn clear(&mut self) {
+        self.pairs.clear();
+        self.counts.clear();
+        self.consts.clear();
+        self.refs.clear();
+    }
+
+    /// The rows, copied into exactly sized arrays.
+    fn to_chunk(&self) -> Chunk {
+        Chunk { pairs: self.pairs.as_slice().into(), counts: self.counts.as_slice().into(), consts: self.consts.as_slice().into(), refs: self.refs.as_slice().into() }
+    }
+}
+
 /// Where a sweep is in a chunk's arrays.
 #[derive(Default)]
 struct Cursor {
@@ -184,10 +198,7 @@ impl Operator {
 /// Compiles the two rows of every pair whose upper index is in `range`:
 /// every position there whose pass partner is not above it.
 fn compile_chunk(b: &Bellman, upper: &Layer, range: (u64, u64), (base, len): (u64, u64), values: &[AtomicU64], chunk: &mut Rows) -> Chunk {
-    chunk.pairs.clear();
-    chunk.counts.clear();
-    chunk.consts.clear();
-    chunk.refs.clear();
+    chunk.clear();
     b.index.for_each_desc(b.rules, upper, range, Side::Light, |i, st| {
         let mut flipped = st;
         flipped.set_to_move(Side::Dark);
@@ -198,7 +209,7 @@ fn compile_chunk(b: &Bellman, upper: &Layer, range: (u64, u64), (base, len): (u6
             compile_row(b, &flipped, (base, len), values, chunk);
         }
     });
-    Chunk { pairs: chunk.pairs.as_slice().into(), counts: chunk.counts.as_slice().into(), consts: chunk.consts.as_slice().into(), refs: chunk.refs.as_slice().into() }
+    chunk.to_chunk()
 }
 
 /// Appends one position's row.

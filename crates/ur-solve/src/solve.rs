@@ -250,25 +250,25 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
     let (mut residual, mut sweeps, mut done) = (0.0f64, 0u64, 0u64);
     for (group, released) in groups.iter().zip(&releases) {
         progress.layers_started(group, done, index.len());
-        if checkpoints.as_ref().map(|c| c.load(group, &values)).transpose()? == Some(true) {
-            progress.layers_resumed(group);
-        } else {
-            let op = compile_group(&bellman, group, &values);
-            progress.compiled(group, op.bytes());
-            if checkpoints.is_some() {
-                release(&mut values, released);
-            }
-            let (r, s) = solve_group(&op, group, &values, cfg.tolerance, progress)?;
-            drop(op);
-            crate::huge::return_freed_memory();
-            residual = residual.max(r);
-            sweeps += u64::from(s);
-            if let Some(c) = &checkpoints {
-                c.save(group, &values)?;
-            }
-        }
+        let resumed = checkpoints.as_ref().map(|c| c.load(group, &values)).transpose()? == Some(true);
+        let op = (!resumed).then(|| compile_group(&bellman, group, &values));
         if checkpoints.is_some() {
+            // No later group reads them, and this one is compiled.
             release(&mut values, released);
+        }
+        match op {
+            None => progress.layers_resumed(group),
+            Some(op) => {
+                progress.compiled(group, op.bytes());
+                let (r, s) = solve_group(&op, group, &values, cfg.tolerance, progress)?;
+                drop(op);
+                crate::huge::return_freed_memory();
+                residual = residual.max(r);
+                sweeps += u64::from(s);
+                if let Some(c) = &checkpoints {
+                    c.save(group, &values)?;
+                }
+            }
         }
         done += group.iter().map(|l| l.len).sum::<u64>();
     }
@@ -286,14 +286,14 @@ fn huge<T: Zeroable>(len: u64, what: &str) -> Result<HugeArray<T>, SolveError> {
 /// Starts the group's values at one half and compiles its operator.
 fn compile_group(b: &Bellman, group: &[Layer], values: &[AtomicU64]) -> Operator {
     for l in group {
-        values[l.start as usize..(l.start + l.len) as usize].par_iter().for_each(|v| v.store(0.5f64.to_bits(), Relaxed));
+        values[l.range()].par_iter().for_each(|v| v.store(0.5f64.to_bits(), Relaxed));
     }
     Operator::build(b, group, values)
 }
 
 fn release(values: &mut HugeArray<AtomicU64>, layers: &[Layer]) {
     for l in layers {
-        values.release(l.start as usize..(l.start + l.len) as usize);
+        values.release(l.range());
     }
 }
 
@@ -301,7 +301,7 @@ fn release(values: &mut HugeArray<AtomicU64>, layers: &[Layer]) {
 fn gather(index: &Indexer, values: HugeArray<AtomicU64>, releases: &[Vec<Layer>], c: &Checkpoints) -> Result<HugeArray<f64>, SolveError> {
     let mut out = huge::<f64>(index.len(), "the solution")?;
     for l in index.layers() {
-        let range = l.start as usize..(l.start + l.len) as usize;
+        let range = l.range();
         if releases.iter().flatten().any(|r| r == l) {
             c.read_into(l, &mut out[range])?;
         } else {
@@ -339,7 +339,7 @@ fn solve_group(op: &Operator, group: &[Layer], values: &[AtomicU64], tol: f64, p
     loop {
         loop {
             sweep += 1;
-            let change = match accel.as_mut() {
+            let change = match &accel {
                 Some(a) => op.sweep(values, Mode::Record(a.record())),
                 None => op.sweep(values, Mode::Write),
             };
