@@ -226,15 +226,13 @@ fn compile_row(b: &Bellman, st: &State, (base, len): (u64, u64), values: &[Atomi
         while dests != 0 {
             let to = dests.trailing_zeros() as u8;
             dests &= dests - 1;
-            for target in b.move_targets(st, throw, Move::new(to - throw.value, to)).into_iter().flatten() {
-                match target {
-                    Target::Stay(x) if in_group(x) => chunk.refs.push((x - base) as u32),
-                    Target::Flip(x) if in_group(x) => chunk.refs.push((x - base) as u32 | FLIP),
-                    Target::Stay(x) => best = best.max(Values::get(values, x)),
-                    Target::Flip(x) => best = best.max(1.0 - Values::get(values, x)),
-                    Target::Won => best = best.max(1.0),
-                }
-            }
+            b.for_each_target(st, throw, Move::new(to - throw.value, to), |target| match target {
+                Target::Stay(x) if in_group(x) => chunk.refs.push((x - base) as u32),
+                Target::Flip(x) if in_group(x) => chunk.refs.push((x - base) as u32 | FLIP),
+                Target::Stay(x) => best = best.max(Values::get(values, x)),
+                Target::Flip(x) => best = best.max(1.0 - Values::get(values, x)),
+                Target::Won => best = best.max(1.0),
+            });
         }
         let n = (chunk.refs.len() - first) as u8;
         debug_assert!(n < HAS_CONST, "a throw has at most 2 x 15 targets");
