@@ -416,7 +416,13 @@ pub(crate) fn settle_pair((i, ri, qi): (u64, f64, f64), (j, rj, qj): (u64, f64, 
         let change_i = ri + qi * (1.0 - old(j)) - old(i);
         return if i == j { (change_i, 0.0) } else { (change_i, rj + qj * (1.0 - old(i)) - old(j)) };
     }
-    let store = |k: u64, v: f64| v - f64::from_bits(values[k as usize].swap(v.to_bits(), Relaxed));
+    // A load and a store, not `swap`: only this sweep's owner of the pair
+    // writes `k`, and `swap` (a locked exchange) fences the loads after it.
+    let store = |k: u64, v: f64| {
+        let old = f64::from_bits(values[k as usize].load(Relaxed));
+        values[k as usize].store(v.to_bits(), Relaxed);
+        v - old
+    };
     if i == j {
         return (store(i, (ri + qi) / (1.0 + qi)), 0.0);
     }
