@@ -100,14 +100,25 @@ pub struct RulesWeights {
 }
 
 impl Weights {
-    /// The committed weights (`crates/ur-bots/weights/race.json`).
+    /// The committed weights (`crates/ur-bots/weights/race.json`), or the
+    /// weights [`Weights::install`]ed in their place.
     pub fn builtin() -> &'static Weights {
-        static W: OnceLock<Weights> = OnceLock::new();
-        W.get_or_init(|| {
+        WEIGHTS.get_or_init(|| {
             let w: Weights = serde_json::from_str(include_str!("../weights/race.json")).expect("weights/race.json parses");
             w.check().expect("weights/race.json matches the features");
             w
         })
+    }
+
+    /// Makes `weights` the ones every evaluation built afterwards uses
+    /// instead of the committed file (`ur arena --weights FILE`, to measure
+    /// a candidate without rebuilding). Call it before any bot is made.
+    ///
+    /// # Errors
+    /// The weights do not fit the features, or weights are already in use.
+    pub fn install(weights: Weights) -> Result<(), String> {
+        weights.check()?;
+        WEIGHTS.set(weights).map_err(|_| "the weights are already in use".to_string())
     }
 
     /// Checks that the weights fit the features this build computes.
@@ -141,7 +152,13 @@ impl Weights {
     pub fn model_for(&self, rules: &Rules) -> (f64, [f64; NF], Option<&str>) {
         let key = geometry_key(rules);
         let pieces = rules.pieces();
-        let own = self.rules.iter().find(|r| r.geometry == key && self.serves(r, pieces));
+        // Of several own models (fitted to tables and by self-play), the one
+        // trained nearest this piece count; the first on a tie.
+        let own = self
+            .rules
+            .iter()
+            .filter(|r| r.geometry == key && self.serves(r, pieces))
+            .min_by_key(|r| self.trained_pieces(r).map_or(0, |t| t.abs_diff(u64::from(pieces))));
         let family = family_key(rules);
         let len = i32::from(rules.path_len());
         let kin = || {
@@ -165,14 +182,38 @@ impl Weights {
     /// Whether a specialised model may be used at `pieces`: up to
     /// [`EXTRAPOLATE_PIECES`] more than the most pieces it was trained with (its `1/N` terms are
     /// extrapolated beyond them), or any count when that is unrecorded.
+    ///
+    /// A model fitted by self-play (`ur train-selfplay`, recorded under
+    /// `training.self_play`) serves piece counts within
+    /// [`EXTRAPOLATE_PIECES`] of the one it was played with, either way.
     pub fn serves(&self, model: &RulesWeights, pieces: u8) -> bool {
-        let Some(held_out) = self.training.get("held_out").and_then(|h| h.as_array()) else { return true };
-        let trained = held_out
+        let pieces = u64::from(pieces);
+        if let Some(p) = self.self_play_pieces(model) {
+            return pieces.abs_diff(p) <= EXTRAPOLATE_PIECES;
+        }
+        self.trained_pieces(model).is_none_or(|t| pieces <= t + EXTRAPOLATE_PIECES)
+    }
+
+    /// The most pieces a specialised model was trained with, if recorded:
+    /// its tables' (`training.held_out`), or its self-play games'.
+    pub fn trained_pieces(&self, model: &RulesWeights) -> Option<u64> {
+        if let Some(p) = self.self_play_pieces(model) {
+            return Some(p);
+        }
+        let held_out = self.training.get("held_out").and_then(|h| h.as_array())?;
+        held_out
             .iter()
             .filter(|h| h.get("rules").and_then(|r| r.as_str()).is_some_and(|r| model.id.split('+').any(|id| id == r)))
             .filter_map(|h| h.get("pieces").and_then(serde_json::Value::as_u64))
-            .max();
-        trained.is_none_or(|t| u64::from(pieces) <= t + EXTRAPOLATE_PIECES)
+            .max()
+    }
+
+    /// The piece count of a model fitted by self-play (its record in `training.self_play`).
+    fn self_play_pieces(&self, model: &RulesWeights) -> Option<u64> {
+        let runs = self.training.get("self_play").and_then(|h| h.as_array())?;
+        runs.iter()
+            .find(|r| r.get("id").and_then(|i| i.as_str()) == Some(model.id.as_str()))
+            .and_then(|r| r.get("pieces").and_then(serde_json::Value::as_u64))
     }
 
     /// The generic model at a piece count.
@@ -180,6 +221,8 @@ impl Weights {
         at_pieces(self.bias, &self.weights, self.bias_inv_pieces, &self.weights_inv_pieces, pieces)
     }
 }
+
+static WEIGHTS: OnceLock<Weights> = OnceLock::new();
 
 fn at_pieces(bias: f64, w: &[f64], bias_n: f64, w_n: &[f64], pieces: u8) -> (f64, [f64; NF]) {
     let inv = 1.0 / f64::from(pieces.max(1));
@@ -300,6 +343,11 @@ impl Evaluator {
     pub fn generic(rules: Arc<Rules>, weights: &Weights) -> Evaluator {
         let (b, w) = weights.generic_for(rules.pieces());
         Evaluator::build(rules, b, &w)
+    }
+
+    /// The evaluation with one model's bias and weights (for this piece count).
+    pub fn with_model(rules: Arc<Rules>, bias: f64, weights: &[f64; NF]) -> Evaluator {
+        Evaluator::build(rules, bias, weights)
     }
 
     /// An evaluation with every weight 0, for computing features only.

@@ -108,7 +108,7 @@ impl<'a> Bellman<'a> {
         let mut best: Option<(f64, Target)> = None;
         self.for_each_target(st, throw, mv, |t| {
             let x = value(t);
-            if best.map_or(true, |(b, _)| x > b) {
+            if best.is_none_or(|(b, _)| x > b) {
                 best = Some((x, t));
             }
         });
