@@ -97,6 +97,11 @@ pub struct RulesWeights {
     pub weights: Vec<f64>,
     pub bias_inv_pieces: f64,
     pub weights_inv_pieces: Vec<f64>,
+    /// Weights of the piece-square features ([`Evaluator::square_features`],
+    /// `4 * path_len` of them), for models fitted by self-play; empty for
+    /// the others.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub squares: Vec<f64>,
 }
 
 impl Weights {
@@ -133,6 +138,7 @@ impl Weights {
         if self.features != feature_names()
             || bad(&self.weights, &self.weights_inv_pieces)
             || self.rules.iter().any(|r| bad(&r.weights, &r.weights_inv_pieces))
+            || self.rules.iter().any(|r| !r.squares.is_empty() && r.squares.len() != square_feature_count(r.path_len))
         {
             return Err("the weights were fitted for other features; run `ur train-eval` again".into());
         }
@@ -150,6 +156,26 @@ impl Weights {
     /// trained on (see [`Weights::serves`]): fitted to 2 and 3 pieces of
     /// `regency-murray`, its own model played 7 pieces worse than random.
     pub fn model_for(&self, rules: &Rules) -> (f64, [f64; NF], Option<&str>) {
+        match self.specialised_for(rules) {
+            Some(r) => {
+                let (b, w) = at_pieces(r.bias, &r.weights, r.bias_inv_pieces, &r.weights_inv_pieces, rules.pieces());
+                (b, w, Some(&r.id))
+            }
+            None => {
+                let (b, w) = self.generic_for(rules.pieces());
+                (b, w, None)
+            }
+        }
+    }
+
+    /// The piece-square weights of the model [`Weights::model_for`] picks
+    /// (empty for most models).
+    pub fn squares_for(&self, rules: &Rules) -> &[f64] {
+        self.specialised_for(rules).map_or(&[], |r| &r.squares)
+    }
+
+    /// The specialised model for these rules, if one serves (see [`Weights::model_for`]).
+    fn specialised_for(&self, rules: &Rules) -> Option<&RulesWeights> {
         let key = geometry_key(rules);
         let pieces = rules.pieces();
         // Of several own models (fitted to tables and by self-play), the one
@@ -167,16 +193,7 @@ impl Weights {
                 .filter(|r| r.family == family && self.serves(r, pieces) && (i32::from(r.path_len) - len).abs() <= 4)
                 .min_by_key(|r| (i32::from(r.path_len) - len).abs())
         };
-        match own.or_else(kin) {
-            Some(r) => {
-                let (b, w) = at_pieces(r.bias, &r.weights, r.bias_inv_pieces, &r.weights_inv_pieces, rules.pieces());
-                (b, w, Some(&r.id))
-            }
-            None => {
-                let (b, w) = self.generic_for(rules.pieces());
-                (b, w, None)
-            }
-        }
+        own.or_else(kin)
     }
 
     /// Whether a specialised model may be used at `pieces`: up to
@@ -223,6 +240,14 @@ impl Weights {
 }
 
 static WEIGHTS: OnceLock<Weights> = OnceLock::new();
+
+/// The number of piece-square features for a path of `len` squares: for
+/// the side to move, then its opponent, the pieces on each position, then
+/// the same weighted by the chance that the other side's next throw can
+/// capture them.
+pub fn square_feature_count(len: u8) -> usize {
+    4 * usize::from(len)
+}
 
 fn at_pieces(bias: f64, w: &[f64], bias_n: f64, w_n: &[f64], pieces: u8) -> (f64, [f64; NF]) {
     let inv = 1.0 / f64::from(pieces.max(1));
@@ -324,6 +349,8 @@ pub struct Evaluator {
     capture_extra: bool,
     w: [f64; NF],
     b: f64,
+    /// Piece-square weights (empty: none).
+    squares: Vec<f64>,
 }
 
 impl Evaluator {
@@ -336,7 +363,19 @@ impl Evaluator {
     /// the model specialised to the rules if there is one, else the generic one.
     pub fn with_weights(rules: Arc<Rules>, weights: &Weights) -> Evaluator {
         let (b, w, _) = weights.model_for(&rules);
-        Evaluator::build(rules, b, &w)
+        let squares = weights.squares_for(&rules).to_vec();
+        Evaluator::build(rules, b, &w).with_squares(squares)
+    }
+
+    /// The evaluation with piece-square weights added (`4 * path_len` of
+    /// them, see [`square_feature_count`]; empty for none).
+    ///
+    /// # Panics
+    /// Another number of weights.
+    pub fn with_squares(mut self, squares: Vec<f64>) -> Evaluator {
+        assert!(squares.is_empty() || squares.len() == square_feature_count(self.len), "piece-square weights for another path");
+        self.squares = squares;
+        self
     }
 
     /// The evaluation with the generic model only.
@@ -374,6 +413,7 @@ impl Evaluator {
             throws,
             w,
             b: bias,
+            squares: Vec::new(),
             rules,
         }
     }
@@ -400,8 +440,69 @@ impl Evaluator {
         }
         let mut f = [0.0; NF];
         self.features(st, &mut f);
-        let z = self.b + f.iter().zip(&self.w).map(|(x, w)| x * w).sum::<f64>();
+        let mut z = self.b + f.iter().zip(&self.w).map(|(x, w)| x * w).sum::<f64>();
+        if !self.squares.is_empty() {
+            z += self.squares_dot(st);
+        }
         1.0 / (1.0 + (-z).exp())
+    }
+
+    /// The piece-square features (see [`square_feature_count`]), each
+    /// count divided by the number of pieces.
+    pub fn square_features(&self, st: &State, out: &mut Vec<f64>) {
+        out.clear();
+        out.resize(square_feature_count(self.len), 0.0);
+        let len = usize::from(self.len);
+        let me = st.to_move();
+        for (k, side) in [me, me.other()].into_iter().enumerate() {
+            let base = 2 * k * len;
+            self.for_each_piece(st, side, |p, c, hit| {
+                out[base + p - 1] += c * self.inv_n;
+                out[base + len + p - 1] += c * hit * self.inv_n;
+            });
+        }
+    }
+
+    /// The piece-square weights' share of the logit.
+    fn squares_dot(&self, st: &State) -> f64 {
+        let len = usize::from(self.len);
+        let me = st.to_move();
+        let mut z = 0.0;
+        for (k, side) in [me, me.other()].into_iter().enumerate() {
+            let w = &self.squares[2 * k * len..2 * (k + 1) * len];
+            self.for_each_piece(st, side, |p, c, hit| z += c * self.inv_n * (w[p - 1] + hit * w[len + p - 1]));
+        }
+        z
+    }
+
+    /// Calls `f(position, count, hit)` for each occupied position of
+    /// `side`'s path, `hit` being the chance that the other side's next
+    /// throw can capture there.
+    fn for_each_piece(&self, st: &State, side: Side, mut f: impl FnMut(usize, f64, f64)) {
+        let g = &self.geo[side.index()];
+        let mut dy = [0u32; 8];
+        let mut mask = st.occupied_positions(side);
+        if mask & g.capturable != 0 {
+            self.destinations(st, side.other(), &mut dy);
+        }
+        while mask != 0 {
+            let p = mask.trailing_zeros();
+            mask &= mask - 1;
+            if p == 0 || p > u32::from(self.len) {
+                continue;
+            }
+            let c = f64::from(st.count_at(side, p as u8));
+            let mut hit = 0.0;
+            if g.capturable & (1 << p) != 0 {
+                let q = g.other_pos[p as usize];
+                for (i, (_, pr)) in self.throws.iter().enumerate() {
+                    if dy[i] & q != 0 {
+                        hit += pr;
+                    }
+                }
+            }
+            f(p as usize, c, hit);
+        }
     }
 
     /// The features of a position, from the side to move's point of view.

@@ -25,9 +25,9 @@ use serde::Serialize;
 use ur_rules::{Extra, Rules, Side, State, Throw};
 
 use crate::chance::merged_throws;
-use crate::eval::{Evaluator, NF};
+use crate::eval::{square_feature_count, Evaluator, NF};
 use crate::expectimax::Search;
-use crate::train::{self, Data, Model};
+use crate::train;
 
 /// Settings of a self-play fit.
 #[derive(Clone, Debug, Serialize)]
@@ -92,25 +92,50 @@ enum Link {
     Cut,
 }
 
-/// Fits a model for `rules` by self-play from `start` (a model at the
-/// rules' piece count); returns the last model (its `1/N` terms 0) and a
-/// report per iteration. `progress` is told of each iteration as it ends.
+/// A model fitted by self-play: bias, weights at the rules' piece count,
+/// and piece-square weights (empty without them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SelfPlayModel {
+    pub bias: f64,
+    pub w: [f64; NF],
+    pub squares: Vec<f64>,
+}
+
+impl SelfPlayModel {
+    fn evaluator(&self, rules: &Arc<Rules>) -> Evaluator {
+        Evaluator::with_model(rules.clone(), self.bias, &self.w).with_squares(self.squares.clone())
+    }
+
+    /// The model with every number rounded as it is written to a file.
+    pub fn rounded(&self) -> SelfPlayModel {
+        let r = |v: f64| train::round(v, 1e-6);
+        SelfPlayModel { bias: r(self.bias), w: self.w.map(r), squares: self.squares.iter().map(|&v| r(v)).collect() }
+    }
+}
+
+/// Fits a model for `rules` by self-play from `bias` and `w` (the model
+/// at the rules' piece count), with piece-square features when `squares`
+/// is set; returns the last model and a report per iteration. `progress`
+/// is told of each iteration as it ends.
 pub fn self_play_fit(
     rules: &Arc<Rules>,
-    start: Model,
+    start: (f64, [f64; NF]),
+    squares: bool,
     cfg: &SelfPlayConfig,
     mut progress: impl FnMut(&IterationReport),
-) -> (Model, Vec<IterationReport>) {
-    let mut model = start;
+) -> (SelfPlayModel, Vec<IterationReport>) {
+    let ns = if squares { square_feature_count(rules.path_len()) } else { 0 };
+    let mut model = SelfPlayModel { bias: start.0, w: start.1, squares: vec![0.0; ns] };
     let mut reports = Vec::new();
     let throws = merged_throws(rules);
     for it in 0..cfg.iterations {
-        let (bias, w) = model.at(1.0 / f64::from(rules.pieces()));
-        let ev = Evaluator::with_model(rules.clone(), bias, &w);
+        let ev = model.evaluator(rules);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed ^ u64::from(it).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        let mut data = Data::default();
+        let mut rows: Vec<Vec<f64>> = Vec::new();
+        let mut ys: Vec<f64> = Vec::new();
         let mut before = 0.0;
         let (mut turns, mut cut, mut first_wins) = (0u64, 0u32, 0u32);
+        let mut sq = Vec::new();
         for g in 0..cfg.games {
             let eps = cfg.explore * f64::from(g % 4) / 3.0;
             let (steps, first_won) = play(rules, &ev, &throws, eps, cfg, &mut rng);
@@ -122,32 +147,133 @@ pub fn self_play_fit(
                 if s.keep {
                     let mut f = [0.0; NF];
                     ev.features(&s.st, &mut f);
+                    let mut row = Vec::with_capacity(1 + NF + ns);
+                    row.push(1.0);
+                    row.extend_from_slice(&f);
+                    if ns > 0 {
+                        ev.square_features(&s.st, &mut sq);
+                        row.extend_from_slice(&sq);
+                    }
                     let v = ev.value(&s.st);
                     before += (v - y) * (v - y);
-                    data.x.push(f);
-                    // One piece count: the 1/N terms stay 0.
-                    data.inv_n.push(0.0);
-                    data.y.push(y);
+                    rows.push(row);
+                    ys.push(y);
                 }
             }
         }
-        let n = data.len().max(1) as f64;
-        model = train::fit(&data, cfg.l2, cfg.l2, None);
-        let after = train::errors(&model, &data);
+        let n = ys.len().max(1) as f64;
+        let beta = fit_dense(&rows, &ys, cfg.l2);
+        model.bias = beta[0];
+        model.w.copy_from_slice(&beta[1..=NF]);
+        model.squares = beta[1 + NF..].to_vec();
+        let mut after = 0.0;
+        for (row, y) in rows.iter().zip(&ys) {
+            let z: f64 = row.iter().zip(&beta).map(|(a, b)| a * b).sum();
+            let p = 1.0 / (1.0 + (-z).exp());
+            after += (p - y) * (p - y);
+        }
         let report = IterationReport {
             iteration: it + 1,
             games: cfg.games,
             mean_turns: train::round(turns as f64 / f64::from(cfg.games.max(1)), 0.1),
             cut_off: cut,
             first_wins,
-            positions: data.len(),
+            positions: ys.len(),
             before_rmse_pp: train::round(100.0 * (before / n).sqrt(), 1e-4),
-            after_rmse_pp: after.rmse_pp,
+            after_rmse_pp: train::round(100.0 * (after / n).sqrt(), 1e-4),
         };
         progress(&report);
         reports.push(report);
     }
     (model, reports)
+}
+
+/// Logistic regression with soft targets (cross-entropy loss) by Newton's
+/// method; the first column is the bias, the L2 penalty `l2 / 2 * |w|^2`
+/// holds the other coefficients. Zeros in the rows are skipped (the
+/// piece-square features are sparse).
+#[allow(clippy::needless_range_loop)] // index loops read as the algebra
+pub fn fit_dense(rows: &[Vec<f64>], y: &[f64], l2: f64) -> Vec<f64> {
+    let d = rows.first().map_or(1, Vec::len);
+    let n = rows.len().max(1) as f64;
+    let mut beta = vec![0.0; d];
+    let mut nz: Vec<usize> = Vec::with_capacity(d);
+    for _ in 0..50 {
+        let mut grad = vec![0.0; d];
+        let mut hess = vec![0.0; d * d];
+        for (row, &yi) in rows.iter().zip(y) {
+            nz.clear();
+            nz.extend((0..d).filter(|&a| row[a] != 0.0));
+            let z: f64 = nz.iter().map(|&a| row[a] * beta[a]).sum();
+            let p = 1.0 / (1.0 + (-z).exp());
+            let (r, s) = (p - yi, (p * (1.0 - p)).max(1e-12));
+            for (i, &a) in nz.iter().enumerate() {
+                grad[a] += r * row[a];
+                let sa = s * row[a];
+                let h = &mut hess[a * d..(a + 1) * d];
+                for &b in &nz[i..] {
+                    h[b] += sa * row[b];
+                }
+            }
+        }
+        // Fill the lower triangle (the upper one holds a <= b in nz order, which is ascending).
+        for a in 0..d {
+            grad[a] = grad[a] / n + if a == 0 { 0.0 } else { l2 * beta[a] };
+            for b in a..d {
+                let v = hess[a * d + b] / n;
+                hess[a * d + b] = v;
+                hess[b * d + a] = v;
+            }
+            hess[a * d + a] += if a == 0 { 0.0 } else { l2 } + 1e-10;
+        }
+        let step = solve_dense(hess, grad, d);
+        let mut size = 0.0f64;
+        for a in 0..d {
+            beta[a] -= step[a];
+            size = size.max(step[a].abs());
+        }
+        if size < 1e-9 {
+            break;
+        }
+    }
+    beta
+}
+
+/// Solves `h x = g` for a symmetric positive definite `h` (`d` by `d`, row-major; Cholesky).
+#[allow(clippy::needless_range_loop)]
+fn solve_dense(mut h: Vec<f64>, g: Vec<f64>, d: usize) -> Vec<f64> {
+    for j in 0..d {
+        let mut s = h[j * d + j];
+        for k in 0..j {
+            s -= h[j * d + k] * h[j * d + k];
+        }
+        let s = s.max(1e-300).sqrt();
+        h[j * d + j] = s;
+        for i in j + 1..d {
+            let mut t = h[i * d + j];
+            for k in 0..j {
+                t -= h[i * d + k] * h[j * d + k];
+            }
+            h[i * d + j] = t / s;
+        }
+    }
+    let mut z = vec![0.0; d];
+    for i in 0..d {
+        let mut t = g[i];
+        for k in 0..i {
+            t -= h[i * d + k] * z[k];
+        }
+        z[i] = t / h[i * d + i];
+    }
+    let mut out = vec![0.0; d];
+    for i in (0..d).rev() {
+        let mut t = z[i];
+        for k in i + 1..d {
+            t -= h[k * d + i] * out[k];
+        }
+        out[i] = t / h[i * d + i];
+    }
+    out
 }
 
 /// Plays one game with one-move lookahead and random moves at rate `eps`:

@@ -16,9 +16,8 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::json;
-use ur_bots::eval::{geometry_key, family_key, RulesWeights, Weights};
+use ur_bots::eval::{family_key, geometry_key, RulesWeights, Weights, NF};
 use ur_bots::selfplay::{self_play_fit, SelfPlayConfig};
-use ur_bots::train::Model;
 
 use crate::rules_arg::RulesArgs;
 
@@ -50,6 +49,10 @@ pub struct TrainSelfPlayCmd {
     /// Turns after which a game is cut off.
     #[arg(long, default_value_t = 20_000)]
     max_turns: u32,
+    /// Add piece-square features (pieces on each path position, and the
+    /// same weighted by the chance of being hit) to the model.
+    #[arg(long)]
+    squares: bool,
     /// Seed for the games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -92,7 +95,7 @@ impl TrainSelfPlayCmd {
         eprintln!("self-play on {id} from the {from} model: {} rounds of {} games", cfg.iterations, cfg.games);
         println!("{:>5} {:>9} {:>8} {:>11} {:>9} {:>12} {:>11}", "round", "positions", "turns", "first wins", "cut off", "before rmse", "after rmse");
         let started = Instant::now();
-        let (model, reports) = self_play_fit(&rules, Model::fixed(b, w), &cfg, |r| {
+        let (model, reports) = self_play_fit(&rules, (b, w), self.squares, &cfg, |r| {
             println!(
                 "{:>5} {:>9} {:>8.1} {:>10.1}% {:>9} {:>12.3} {:>11.3}   ({:.0} s)",
                 r.iteration,
@@ -113,8 +116,9 @@ impl TrainSelfPlayCmd {
             path_len: rules.path_len(),
             bias: m.bias,
             weights: m.w.to_vec(),
-            bias_inv_pieces: m.bias_n,
-            weights_inv_pieces: m.w_n.to_vec(),
+            bias_inv_pieces: 0.0,
+            weights_inv_pieces: vec![0.0; NF],
+            squares: m.squares,
         });
         runs.push(json!({
             "id": id,
@@ -124,6 +128,7 @@ impl TrainSelfPlayCmd {
             "command": self.command_line(),
             "start": from,
             "settings": cfg,
+            "squares": self.squares,
             "loss": "cross-entropy against TD(lambda) targets from self-play (logistic regression with soft targets), Newton's method",
             "rounds": reports,
         }));
@@ -153,8 +158,11 @@ impl TrainSelfPlayCmd {
             rules += &format!(" --option {o}");
         }
         format!(
-            "ur train-selfplay {rules} --iterations {} --games {} --keep {} --explore {} --lambda {} --l2 {} --max-turns {} --seed {}",
-            self.iterations, self.games, self.keep, self.explore, self.lambda, self.l2, self.max_turns, self.seed
+            "ur train-selfplay {rules} --iterations {} --games {} --keep {} --explore {} --lambda {} --l2 {} --max-turns {}{} --seed {}",
+            self.iterations, self.games, self.keep, self.explore, self.lambda, self.l2,
+            self.max_turns,
+            if self.squares { " --squares" } else { "" },
+            self.seed
         )
     }
 }
