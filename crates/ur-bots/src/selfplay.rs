@@ -47,6 +47,10 @@ pub struct SelfPlayConfig {
     pub l2: f64,
     /// Turns after which a game is cut off (its last target is the backup alone).
     pub max_turns: u32,
+    /// Turns the backup of a kept position searches (1: one roll; deeper
+    /// backups replace the one-roll backup in the kept positions' own
+    /// targets, not in the rest of the game's).
+    pub backup_depth: u32,
     pub seed: u64,
 }
 
@@ -73,6 +77,8 @@ struct Step {
     st: State,
     /// The one-roll backup.
     backup: f64,
+    /// The backup searched `backup_depth` turns, for kept positions.
+    deep: f64,
     /// The move was the model's own (not a random one).
     greedy: bool,
     /// How the next turn start relates to this one.
@@ -292,10 +298,11 @@ fn play(rules: &Rules, ev: &Evaluator, throws: &[(Throw, f64)], eps: f64, cfg: &
         }
         let backup = search.chance(&st, 1, 0.0, 1.0);
         let keep = rng.gen_bool(cfg.keep);
+        let deep = if keep && cfg.backup_depth > 1 { search.chance(&st, cfg.backup_depth, 0.0, 1.0) } else { backup };
         let throw = roll(rules, rng);
         let moves = rules.legal_moves(&st, &throw);
         if moves.is_empty() {
-            steps.push(Step { st, backup, greedy: true, link: Link::Other, keep });
+            steps.push(Step { st, backup, deep, greedy: true, link: Link::Other, keep });
             st.set_to_move(st.to_move().other());
             continue;
         }
@@ -305,7 +312,7 @@ fn play(rules: &Rules, ev: &Evaluator, throws: &[(Throw, f64)], eps: f64, cfg: &
         let effect = rules.apply_unchecked(&mut st, &throw, mv);
         let greedy = !random;
         if rules.finish_move(&mut st, &effect).is_some() {
-            steps.push(Step { st: turn_start, backup, greedy, link: Link::Won, keep });
+            steps.push(Step { st: turn_start, backup, deep, greedy, link: Link::Won, keep });
             return (steps, mover == first);
         }
         // `finish_move` hands the turn on unless the move earned an extra
@@ -318,7 +325,7 @@ fn play(rules: &Rules, ev: &Evaluator, throws: &[(Throw, f64)], eps: f64, cfg: &
             }
         }
         let link = if st.to_move() == mover { Link::Same } else { Link::Other };
-        steps.push(Step { st: turn_start, backup, greedy, link, keep });
+        steps.push(Step { st: turn_start, backup, deep, greedy, link, keep });
     }
 }
 
@@ -333,9 +340,9 @@ fn targets(steps: &[Step], lambda: f64) -> Vec<f64> {
             Link::Other => 1.0 - next,
             Link::Cut => s.backup,
         };
-        let y = if s.greedy { (1.0 - lambda) * s.backup + lambda * rest } else { s.backup };
-        out[i] = y;
-        next = y;
+        let mix = |b: f64| if s.greedy { (1.0 - lambda) * b + lambda * rest } else { b };
+        out[i] = mix(s.deep);
+        next = mix(s.backup);
     }
     out
 }

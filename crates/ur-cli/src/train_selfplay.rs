@@ -53,6 +53,9 @@ pub struct TrainSelfPlayCmd {
     /// same weighted by the chance of being hit) to the model.
     #[arg(long)]
     squares: bool,
+    /// Turns the backup of a kept position searches (1: one roll).
+    #[arg(long, default_value_t = 1)]
+    backup_depth: u32,
     /// Seed for the games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -90,6 +93,7 @@ impl TrainSelfPlayCmd {
             lambda: self.lambda,
             l2: self.l2,
             max_turns: self.max_turns,
+            backup_depth: self.backup_depth,
             seed: self.seed,
         };
         eprintln!("self-play on {id} from the {from} model: {} rounds of {} games", cfg.iterations, cfg.games);
@@ -158,9 +162,10 @@ impl TrainSelfPlayCmd {
             rules += &format!(" --option {o}");
         }
         format!(
-            "ur train-selfplay {rules} --iterations {} --games {} --keep {} --explore {} --lambda {} --l2 {} --max-turns {}{} --seed {}",
+            "ur train-selfplay {rules} --iterations {} --games {} --keep {} --explore {} --lambda {} --l2 {} --max-turns {} --backup-depth {}{} --seed {}",
             self.iterations, self.games, self.keep, self.explore, self.lambda, self.l2,
             self.max_turns,
+            self.backup_depth,
             if self.squares { " --squares" } else { "" },
             self.seed
         )
