@@ -351,3 +351,70 @@ fn roll(rules: &Rules, rng: &mut impl RngCore) -> Throw {
     let raw = rules.dice().sample_bits(rng.next_u64());
     rules.throw(raw).expect("the dice only show outcomes the rules map")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Weights;
+    use ur_rules::{OptionValue, Options};
+
+    fn murray(pieces: i64) -> Rules {
+        let opts: Options = [("pieces".to_string(), OptionValue::Int(pieces))].into();
+        Rules::builtin_with("regency-murray", &opts).unwrap()
+    }
+
+    #[test]
+    fn murray_uses_its_self_play_model_near_seven_pieces_only() {
+        let w = Weights::builtin();
+        assert_eq!(w.model_for(&murray(7)).2, Some("regency-murray@7"));
+        assert_eq!(w.squares_for(&murray(7)).len(), square_feature_count(27));
+        // The table model (2 and 3 pieces) stays nearer for small games.
+        assert_eq!(w.model_for(&murray(3)).2, Some("regency-murray"));
+        assert!(w.squares_for(&murray(3)).is_empty());
+        assert_eq!(w.model_for(&Rules::builtin("finkel").unwrap()).2, Some("finkel+regency-british-museum"));
+    }
+
+    #[test]
+    fn the_dense_fit_recovers_a_logistic_model() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let truth = [0.3, -1.2, 0.8, 0.0];
+        let rows: Vec<Vec<f64>> = (0..4000)
+            .map(|i| {
+                // A sparse column, as the piece-square features are.
+                let sparse = if i % 3 == 0 { rng.gen::<f64>() } else { 0.0 };
+                vec![1.0, rng.gen::<f64>() - 0.5, rng.gen::<f64>(), sparse]
+            })
+            .collect();
+        let y: Vec<f64> = rows
+            .iter()
+            .map(|r| 1.0 / (1.0 + (-r.iter().zip(&truth).map(|(a, b)| a * b).sum::<f64>()).exp()))
+            .collect();
+        let beta = fit_dense(&rows, &y, 0.0);
+        for (b, t) in beta.iter().zip(&truth) {
+            assert!((b - t).abs() < 1e-6, "{beta:?}");
+        }
+    }
+
+    #[test]
+    fn self_play_is_deterministic_and_its_fit_does_not_raise_the_error() {
+        let rules = Arc::new(murray(2));
+        let cfg = SelfPlayConfig {
+            iterations: 2,
+            games: 6,
+            keep: 0.5,
+            explore: 0.3,
+            lambda: 0.9,
+            l2: 1e-3,
+            max_turns: 2000,
+            backup_depth: 1,
+            seed: 7,
+        };
+        let (b, w) = Weights::builtin().generic_for(2);
+        let (a, ra) = self_play_fit(&rules, (b, w), true, &cfg, |_| {});
+        let (c, _) = self_play_fit(&rules, (b, w), true, &cfg, |_| {});
+        assert_eq!(a, c);
+        assert_eq!(ra.len(), 2);
+        assert!(ra.iter().all(|r| r.positions > 0 && r.after_rmse_pp <= r.before_rmse_pp + 1e-9));
+        assert!(a.squares.iter().all(|v| v.is_finite()) && a.squares.len() == square_feature_count(27));
+    }
+}
