@@ -27,6 +27,7 @@ use ur_rules::{Extra, Rules, Side, State, Throw};
 use crate::chance::merged_throws;
 use crate::eval::{square_feature_count, Evaluator, NF};
 use crate::expectimax::Search;
+use crate::simple::GreedyBot;
 use crate::train;
 
 /// Settings of a self-play fit.
@@ -51,6 +52,10 @@ pub struct SelfPlayConfig {
     /// backups replace the one-roll backup in the kept positions' own
     /// targets, not in the rest of the game's).
     pub backup_depth: u32,
+    /// The share of games in which one side (alternately light and dark)
+    /// plays `greedy`'s heuristic instead; its moves, as random ones, get
+    /// the backup alone as their target.
+    pub greedy_games: f64,
     pub seed: u64,
 }
 
@@ -144,7 +149,10 @@ pub fn self_play_fit(
         let mut sq = Vec::new();
         for g in 0..cfg.games {
             let eps = cfg.explore * f64::from(g % 4) / 3.0;
-            let (steps, first_won) = play(rules, &ev, &throws, eps, cfg, &mut rng);
+            // Spread the greedy games evenly over the iteration.
+            let share = |k: u32| (f64::from(k) * cfg.greedy_games).floor();
+            let greedy = (share(g + 1) > share(g)).then_some(if g % 2 == 0 { Side::Light } else { Side::Dark });
+            let (steps, first_won) = play(rules, &ev, &throws, eps, greedy, cfg, &mut rng);
             turns += steps.len() as u64;
             cut += u32::from(steps.last().is_some_and(|s| s.link == Link::Cut));
             first_wins += u32::from(first_won);
@@ -284,7 +292,15 @@ fn solve_dense(mut h: Vec<f64>, g: Vec<f64>, d: usize) -> Vec<f64> {
 
 /// Plays one game with one-move lookahead and random moves at rate `eps`:
 /// its turn starts, and whether the side that moved first won.
-fn play(rules: &Rules, ev: &Evaluator, throws: &[(Throw, f64)], eps: f64, cfg: &SelfPlayConfig, rng: &mut impl RngCore) -> (Vec<Step>, bool) {
+fn play(
+    rules: &Rules,
+    ev: &Evaluator,
+    throws: &[(Throw, f64)],
+    eps: f64,
+    greedy_side: Option<Side>,
+    cfg: &SelfPlayConfig,
+    rng: &mut impl RngCore,
+) -> (Vec<Step>, bool) {
     let mut search = Search::new(rules, ev, throws);
     let first = if rng.gen_bool(0.5) { Side::Light } else { Side::Dark };
     let mut st = State::start(rules, first);
@@ -306,18 +322,28 @@ fn play(rules: &Rules, ev: &Evaluator, throws: &[(Throw, f64)], eps: f64, cfg: &
             st.set_to_move(st.to_move().other());
             continue;
         }
-        let random = moves.len() > 1 && rng.gen_bool(eps);
-        let mv = if random { moves[rng.gen_range(0..moves.len())] } else { search.best_move(&st, &throw, &moves, 1).0 };
+        let heuristic = greedy_side == Some(st.to_move());
+        let random = !heuristic && moves.len() > 1 && rng.gen_bool(eps);
+        let mv = if heuristic {
+            let scores: Vec<i32> = moves.iter().map(|&m| GreedyBot::score_move(rules, &st, &throw, m)).collect();
+            let best = *scores.iter().max().expect("moves exist");
+            let top: Vec<usize> = (0..moves.len()).filter(|&i| scores[i] == best).collect();
+            moves[top[rng.gen_range(0..top.len())]]
+        } else if random {
+            moves[rng.gen_range(0..moves.len())]
+        } else {
+            search.best_move(&st, &throw, &moves, 1).0
+        };
         let (turn_start, mover) = (st, st.to_move());
         let effect = rules.apply_unchecked(&mut st, &throw, mv);
-        let greedy = !random;
+        let greedy = !random && !heuristic;
         if rules.finish_move(&mut st, &effect).is_some() {
             steps.push(Step { st: turn_start, backup, deep, greedy, link: Link::Won, keep });
             return (steps, mover == first);
         }
         // `finish_move` hands the turn on unless the move earned an extra
         // roll; an optional one is taken when the model prefers it.
-        if effect.extra == Extra::Optional {
+        if effect.extra == Extra::Optional && !heuristic {
             let mut other = st;
             other.set_to_move(st.to_move().other());
             if ev.value(&st) < 1.0 - ev.value(&other) {
@@ -407,6 +433,7 @@ mod tests {
             l2: 1e-3,
             max_turns: 2000,
             backup_depth: 1,
+            greedy_games: 0.5,
             seed: 7,
         };
         let (b, w) = Weights::builtin().generic_for(2);

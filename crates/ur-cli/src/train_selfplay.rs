@@ -56,6 +56,9 @@ pub struct TrainSelfPlayCmd {
     /// Turns the backup of a kept position searches (1: one roll).
     #[arg(long, default_value_t = 1)]
     backup_depth: u32,
+    /// Share of games in which one side plays `greedy`'s heuristic.
+    #[arg(long, default_value_t = 0.0)]
+    greedy_games: f64,
     /// Seed for the games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -73,7 +76,9 @@ impl TrainSelfPlayCmd {
         if rules.named_pieces() {
             bail!("self-play fits rule sets without named pieces only");
         }
-        if !(0.0..=1.0).contains(&self.keep) || !(0.0..=1.0).contains(&self.explore) || !(0.0..=1.0).contains(&self.lambda) {
+        if !(0.0..=1.0).contains(&self.keep) || !(0.0..=1.0).contains(&self.explore) || !(0.0..=1.0).contains(&self.lambda)
+            || !(0.0..=1.0).contains(&self.greedy_games)
+        {
             bail!("--keep, --explore and --lambda are between 0 and 1");
         }
         let pieces = rules.pieces();
@@ -94,6 +99,7 @@ impl TrainSelfPlayCmd {
             l2: self.l2,
             max_turns: self.max_turns,
             backup_depth: self.backup_depth,
+            greedy_games: self.greedy_games,
             seed: self.seed,
         };
         eprintln!("self-play on {id} from the {from} model: {} rounds of {} games", cfg.iterations, cfg.games);
@@ -162,10 +168,11 @@ impl TrainSelfPlayCmd {
             rules += &format!(" --option {o}");
         }
         format!(
-            "ur train-selfplay {rules} --iterations {} --games {} --keep {} --explore {} --lambda {} --l2 {} --max-turns {} --backup-depth {}{} --seed {}",
+            "ur train-selfplay {rules} --iterations {} --games {} --keep {} --explore {} --lambda {} --l2 {} --max-turns {} --backup-depth {} --greedy-games {}{} --seed {}",
             self.iterations, self.games, self.keep, self.explore, self.lambda, self.l2,
             self.max_turns,
             self.backup_depth,
+            self.greedy_games,
             if self.squares { " --squares" } else { "" },
             self.seed
         )
