@@ -97,17 +97,33 @@ pub struct RulesWeights {
     pub weights: Vec<f64>,
     pub bias_inv_pieces: f64,
     pub weights_inv_pieces: Vec<f64>,
+    /// Weights of the piece-square features ([`Evaluator::square_features`],
+    /// `4 * path_len` of them), for models fitted by self-play; empty for
+    /// the others.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub squares: Vec<f64>,
 }
 
 impl Weights {
-    /// The committed weights (`crates/ur-bots/weights/race.json`).
+    /// The committed weights (`crates/ur-bots/weights/race.json`), or the
+    /// weights [`Weights::install`]ed in their place.
     pub fn builtin() -> &'static Weights {
-        static W: OnceLock<Weights> = OnceLock::new();
-        W.get_or_init(|| {
+        WEIGHTS.get_or_init(|| {
             let w: Weights = serde_json::from_str(include_str!("../weights/race.json")).expect("weights/race.json parses");
             w.check().expect("weights/race.json matches the features");
             w
         })
+    }
+
+    /// Makes `weights` the ones every evaluation built afterwards uses
+    /// instead of the committed file (`ur arena --weights FILE`, to measure
+    /// a candidate without rebuilding). Call it before any bot is made.
+    ///
+    /// # Errors
+    /// The weights do not fit the features, or weights are already in use.
+    pub fn install(weights: Weights) -> Result<(), String> {
+        weights.check()?;
+        WEIGHTS.set(weights).map_err(|_| "the weights are already in use".to_string())
     }
 
     /// Checks that the weights fit the features this build computes.
@@ -122,6 +138,7 @@ impl Weights {
         if self.features != feature_names()
             || bad(&self.weights, &self.weights_inv_pieces)
             || self.rules.iter().any(|r| bad(&r.weights, &r.weights_inv_pieces))
+            || self.rules.iter().any(|r| !r.squares.is_empty() && r.squares.len() != square_feature_count(r.path_len))
         {
             return Err("the weights were fitted for other features; run `ur train-eval` again".into());
         }
@@ -139,18 +156,7 @@ impl Weights {
     /// trained on (see [`Weights::serves`]): fitted to 2 and 3 pieces of
     /// `regency-murray`, its own model played 7 pieces worse than random.
     pub fn model_for(&self, rules: &Rules) -> (f64, [f64; NF], Option<&str>) {
-        let key = geometry_key(rules);
-        let pieces = rules.pieces();
-        let own = self.rules.iter().find(|r| r.geometry == key && self.serves(r, pieces));
-        let family = family_key(rules);
-        let len = i32::from(rules.path_len());
-        let kin = || {
-            self.rules
-                .iter()
-                .filter(|r| r.family == family && self.serves(r, pieces) && (i32::from(r.path_len) - len).abs() <= 4)
-                .min_by_key(|r| (i32::from(r.path_len) - len).abs())
-        };
-        match own.or_else(kin) {
+        match self.specialised_for(rules) {
             Some(r) => {
                 let (b, w) = at_pieces(r.bias, &r.weights, r.bias_inv_pieces, &r.weights_inv_pieces, rules.pieces());
                 (b, w, Some(&r.id))
@@ -162,23 +168,85 @@ impl Weights {
         }
     }
 
+    /// The piece-square weights of the model [`Weights::model_for`] picks
+    /// (empty for most models).
+    pub fn squares_for(&self, rules: &Rules) -> &[f64] {
+        self.specialised_for(rules).map_or(&[], |r| &r.squares)
+    }
+
+    /// The specialised model for these rules, if one serves (see [`Weights::model_for`]).
+    fn specialised_for(&self, rules: &Rules) -> Option<&RulesWeights> {
+        let key = geometry_key(rules);
+        let pieces = rules.pieces();
+        // Of several own models (fitted to tables and by self-play), the one
+        // trained nearest this piece count; the first on a tie.
+        let own = self
+            .rules
+            .iter()
+            .filter(|r| r.geometry == key && self.serves(r, pieces))
+            .min_by_key(|r| self.trained_pieces(r).map_or(0, |t| t.abs_diff(u64::from(pieces))));
+        let family = family_key(rules);
+        let len = i32::from(rules.path_len());
+        let kin = || {
+            self.rules
+                .iter()
+                .filter(|r| r.family == family && self.serves(r, pieces) && (i32::from(r.path_len) - len).abs() <= 4)
+                .min_by_key(|r| (i32::from(r.path_len) - len).abs())
+        };
+        own.or_else(kin)
+    }
+
     /// Whether a specialised model may be used at `pieces`: up to
     /// [`EXTRAPOLATE_PIECES`] more than the most pieces it was trained with (its `1/N` terms are
     /// extrapolated beyond them), or any count when that is unrecorded.
+    ///
+    /// A model fitted by self-play (`ur train-selfplay`, recorded under
+    /// `training.self_play`) serves piece counts within
+    /// [`EXTRAPOLATE_PIECES`] of the one it was played with, either way.
     pub fn serves(&self, model: &RulesWeights, pieces: u8) -> bool {
-        let Some(held_out) = self.training.get("held_out").and_then(|h| h.as_array()) else { return true };
-        let trained = held_out
+        let pieces = u64::from(pieces);
+        if let Some(p) = self.self_play_pieces(model) {
+            return pieces.abs_diff(p) <= EXTRAPOLATE_PIECES;
+        }
+        self.trained_pieces(model).is_none_or(|t| pieces <= t + EXTRAPOLATE_PIECES)
+    }
+
+    /// The most pieces a specialised model was trained with, if recorded:
+    /// its tables' (`training.held_out`), or its self-play games'.
+    pub fn trained_pieces(&self, model: &RulesWeights) -> Option<u64> {
+        if let Some(p) = self.self_play_pieces(model) {
+            return Some(p);
+        }
+        let held_out = self.training.get("held_out").and_then(|h| h.as_array())?;
+        held_out
             .iter()
             .filter(|h| h.get("rules").and_then(|r| r.as_str()).is_some_and(|r| model.id.split('+').any(|id| id == r)))
             .filter_map(|h| h.get("pieces").and_then(serde_json::Value::as_u64))
-            .max();
-        trained.is_none_or(|t| u64::from(pieces) <= t + EXTRAPOLATE_PIECES)
+            .max()
+    }
+
+    /// The piece count of a model fitted by self-play (its record in `training.self_play`).
+    fn self_play_pieces(&self, model: &RulesWeights) -> Option<u64> {
+        let runs = self.training.get("self_play").and_then(|h| h.as_array())?;
+        runs.iter()
+            .find(|r| r.get("id").and_then(|i| i.as_str()) == Some(model.id.as_str()))
+            .and_then(|r| r.get("pieces").and_then(serde_json::Value::as_u64))
     }
 
     /// The generic model at a piece count.
     pub fn generic_for(&self, pieces: u8) -> (f64, [f64; NF]) {
         at_pieces(self.bias, &self.weights, self.bias_inv_pieces, &self.weights_inv_pieces, pieces)
     }
+}
+
+static WEIGHTS: OnceLock<Weights> = OnceLock::new();
+
+/// The number of piece-square features for a path of `len` squares: for
+/// the side to move, then its opponent, the pieces on each position, then
+/// the same weighted by the chance that the other side's next throw can
+/// capture them.
+pub fn square_feature_count(len: u8) -> usize {
+    4 * usize::from(len)
 }
 
 fn at_pieces(bias: f64, w: &[f64], bias_n: f64, w_n: &[f64], pieces: u8) -> (f64, [f64; NF]) {
@@ -281,6 +349,8 @@ pub struct Evaluator {
     capture_extra: bool,
     w: [f64; NF],
     b: f64,
+    /// Piece-square weights (empty: none).
+    squares: Vec<f64>,
 }
 
 impl Evaluator {
@@ -293,13 +363,30 @@ impl Evaluator {
     /// the model specialised to the rules if there is one, else the generic one.
     pub fn with_weights(rules: Arc<Rules>, weights: &Weights) -> Evaluator {
         let (b, w, _) = weights.model_for(&rules);
-        Evaluator::build(rules, b, &w)
+        let squares = weights.squares_for(&rules).to_vec();
+        Evaluator::build(rules, b, &w).with_squares(squares)
+    }
+
+    /// The evaluation with piece-square weights added (`4 * path_len` of
+    /// them, see [`square_feature_count`]; empty for none).
+    ///
+    /// # Panics
+    /// Another number of weights.
+    pub fn with_squares(mut self, squares: Vec<f64>) -> Evaluator {
+        assert!(squares.is_empty() || squares.len() == square_feature_count(self.len), "piece-square weights for another path");
+        self.squares = squares;
+        self
     }
 
     /// The evaluation with the generic model only.
     pub fn generic(rules: Arc<Rules>, weights: &Weights) -> Evaluator {
         let (b, w) = weights.generic_for(rules.pieces());
         Evaluator::build(rules, b, &w)
+    }
+
+    /// The evaluation with one model's bias and weights (for this piece count).
+    pub fn with_model(rules: Arc<Rules>, bias: f64, weights: &[f64; NF]) -> Evaluator {
+        Evaluator::build(rules, bias, weights)
     }
 
     /// An evaluation with every weight 0, for computing features only.
@@ -326,6 +413,7 @@ impl Evaluator {
             throws,
             w,
             b: bias,
+            squares: Vec::new(),
             rules,
         }
     }
@@ -352,8 +440,69 @@ impl Evaluator {
         }
         let mut f = [0.0; NF];
         self.features(st, &mut f);
-        let z = self.b + f.iter().zip(&self.w).map(|(x, w)| x * w).sum::<f64>();
+        let mut z = self.b + f.iter().zip(&self.w).map(|(x, w)| x * w).sum::<f64>();
+        if !self.squares.is_empty() {
+            z += self.squares_dot(st);
+        }
         1.0 / (1.0 + (-z).exp())
+    }
+
+    /// The piece-square features (see [`square_feature_count`]), each
+    /// count divided by the number of pieces.
+    pub fn square_features(&self, st: &State, out: &mut Vec<f64>) {
+        out.clear();
+        out.resize(square_feature_count(self.len), 0.0);
+        let len = usize::from(self.len);
+        let me = st.to_move();
+        for (k, side) in [me, me.other()].into_iter().enumerate() {
+            let base = 2 * k * len;
+            self.for_each_piece(st, side, |p, c, hit| {
+                out[base + p - 1] += c * self.inv_n;
+                out[base + len + p - 1] += c * hit * self.inv_n;
+            });
+        }
+    }
+
+    /// The piece-square weights' share of the logit.
+    fn squares_dot(&self, st: &State) -> f64 {
+        let len = usize::from(self.len);
+        let me = st.to_move();
+        let mut z = 0.0;
+        for (k, side) in [me, me.other()].into_iter().enumerate() {
+            let w = &self.squares[2 * k * len..2 * (k + 1) * len];
+            self.for_each_piece(st, side, |p, c, hit| z += c * self.inv_n * (w[p - 1] + hit * w[len + p - 1]));
+        }
+        z
+    }
+
+    /// Calls `f(position, count, hit)` for each occupied position of
+    /// `side`'s path, `hit` being the chance that the other side's next
+    /// throw can capture there.
+    fn for_each_piece(&self, st: &State, side: Side, mut f: impl FnMut(usize, f64, f64)) {
+        let g = &self.geo[side.index()];
+        let mut dy = [0u32; 8];
+        let mut mask = st.occupied_positions(side);
+        if mask & g.capturable != 0 {
+            self.destinations(st, side.other(), &mut dy);
+        }
+        while mask != 0 {
+            let p = mask.trailing_zeros();
+            mask &= mask - 1;
+            if p == 0 || p > u32::from(self.len) {
+                continue;
+            }
+            let c = f64::from(st.count_at(side, p as u8));
+            let mut hit = 0.0;
+            if g.capturable & (1 << p) != 0 {
+                let q = g.other_pos[p as usize];
+                for (i, (_, pr)) in self.throws.iter().enumerate() {
+                    if dy[i] & q != 0 {
+                        hit += pr;
+                    }
+                }
+            }
+            f(p as usize, c, hit);
+        }
     }
 
     /// The features of a position, from the side to move's point of view.

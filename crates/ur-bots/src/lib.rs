@@ -29,6 +29,7 @@ pub mod generic;
 pub mod levels;
 pub mod mcts;
 pub mod simple;
+pub mod selfplay;
 pub mod train;
 
 use std::path::Path;

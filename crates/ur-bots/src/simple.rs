@@ -80,12 +80,17 @@ impl GreedyBot {
 
 
     fn score(game: &Game, mv: Move) -> i32 {
-        let rules = game.rules();
-        let mut st = *game.state();
         let throw = game.throw().expect("a throw is set in the move phase");
+        Self::score_move(game.rules(), game.state(), &throw, mv)
+    }
+
+    /// The heuristic's score of a move (higher is better; the bot plays a
+    /// best one, ties broken at random).
+    pub fn score_move(rules: &ur_rules::Rules, st: &ur_rules::State, throw: &ur_rules::Throw, mv: Move) -> i32 {
+        let mut st = *st;
         let me = st.to_move();
         let len = i32::from(rules.path_len());
-        let effect = rules.apply_unchecked(&mut st, &throw, mv);
+        let effect = rules.apply_unchecked(&mut st, throw, mv);
         let mut score = 0;
         if st.off(me) == rules.pieces() {
             score += 10_000;

@@ -300,6 +300,7 @@ pub fn make_weights(generic: &Model, specialised: &[Specialised], training: serd
                     weights: m.w.to_vec(),
                     bias_inv_pieces: m.bias_n,
                     weights_inv_pieces: m.w_n.to_vec(),
+                    squares: Vec::new(),
                 }
             })
             .collect(),

@@ -69,6 +69,10 @@ pub struct ArenaCmd {
     /// No progress display.
     #[arg(long)]
     quiet: bool,
+    /// Evaluation weights to play with instead of the built-in ones (a file
+    /// written by `ur train-eval` or `ur train-selfplay`), to measure a candidate.
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
 }
 
 /// One game's result.
@@ -282,6 +286,11 @@ impl ArenaCmd {
         }
         if self.max_actions == 0 {
             bail!("--max-actions must be at least 1");
+        }
+        if let Some(path) = &self.weights {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let w: ur_bots::Weights = serde_json::from_str(&text).with_context(|| format!("{}: not a weights file", path.display()))?;
+            ur_bots::Weights::install(w).map_err(|e| anyhow!("{}: {e}", path.display()))?;
         }
         let start = load_start(&self.rules, self.table.as_ref())?;
         let oracle = start.oracle.clone();

@@ -14,6 +14,7 @@ mod rules_arg;
 mod rules_cmd;
 mod solve_cmd;
 mod train_eval;
+mod train_selfplay;
 
 use std::process::ExitCode;
 
@@ -50,6 +51,8 @@ enum Command {
     Regret(regret::RegretCmd),
     /// Fit the race evaluation to solved tables and write its weights.
     TrainEval(train_eval::TrainEvalCmd),
+    /// Fit the race evaluation of one rule set by self-play and add it to a weights file.
+    TrainSelfplay(train_selfplay::TrainSelfPlayCmd),
 }
 
 fn main() -> ExitCode {
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         Command::Arena(c) => c.run(),
         Command::Regret(c) => c.run(),
         Command::TrainEval(c) => c.run(),
+        Command::TrainSelfplay(c) => c.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
