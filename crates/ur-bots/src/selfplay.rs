@@ -240,7 +240,7 @@ pub fn fit_dense(rows: &[Vec<f64>], y: &[f64], l2: f64) -> Vec<f64> {
             }
             hess[a * d + a] += if a == 0 { 0.0 } else { l2 } + 1e-10;
         }
-        let step = solve_dense(hess, grad, d);
+        let step = crate::train::solve_dense(hess, grad, d);
         let mut size = 0.0f64;
         for a in 0..d {
             beta[a] -= step[a];
@@ -253,42 +253,6 @@ pub fn fit_dense(rows: &[Vec<f64>], y: &[f64], l2: f64) -> Vec<f64> {
     beta
 }
 
-/// Solves `h x = g` for a symmetric positive definite `h` (`d` by `d`, row-major; Cholesky).
-#[allow(clippy::needless_range_loop)]
-fn solve_dense(mut h: Vec<f64>, g: Vec<f64>, d: usize) -> Vec<f64> {
-    for j in 0..d {
-        let mut s = h[j * d + j];
-        for k in 0..j {
-            s -= h[j * d + k] * h[j * d + k];
-        }
-        let s = s.max(1e-300).sqrt();
-        h[j * d + j] = s;
-        for i in j + 1..d {
-            let mut t = h[i * d + j];
-            for k in 0..j {
-                t -= h[i * d + k] * h[j * d + k];
-            }
-            h[i * d + j] = t / s;
-        }
-    }
-    let mut z = vec![0.0; d];
-    for i in 0..d {
-        let mut t = g[i];
-        for k in 0..i {
-            t -= h[i * d + k] * z[k];
-        }
-        z[i] = t / h[i * d + i];
-    }
-    let mut out = vec![0.0; d];
-    for i in (0..d).rev() {
-        let mut t = z[i];
-        for k in i + 1..d {
-            t -= h[k * d + i] * out[k];
-        }
-        out[i] = t / h[i * d + i];
-    }
-    out
-}
 
 /// Plays one game with one-move lookahead and random moves at rate `eps`:
 /// its turn starts, and whether the side that moved first won.

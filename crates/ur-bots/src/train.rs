@@ -233,39 +233,45 @@ pub fn fit(data: &Data, l2: f64, l2_n: f64, prior: Option<&Model>) -> Model {
     Model::from_slice(&beta)
 }
 
-/// Solves `h x = g` for a symmetric positive definite `h` (Cholesky).
+/// Solves `h x = g` for a symmetric positive definite `h` ([`solve_dense`]).
+fn solve_spd<const D: usize>(h: Vec<[f64; D]>, g: [f64; D]) -> [f64; D] {
+    let x = solve_dense(h.concat(), g.to_vec(), D);
+    x.try_into().expect("a solution has D entries")
+}
+
+/// Solves `h x = g` for a symmetric positive definite `h` (`d` by `d`, row-major; Cholesky).
 #[allow(clippy::needless_range_loop)]
-fn solve_spd<const D: usize>(mut h: Vec<[f64; D]>, g: [f64; D]) -> [f64; D] {
-    for j in 0..D {
-        let mut d = h[j][j];
+pub(crate) fn solve_dense(mut h: Vec<f64>, g: Vec<f64>, d: usize) -> Vec<f64> {
+    for j in 0..d {
+        let mut s = h[j * d + j];
         for k in 0..j {
-            d -= h[j][k] * h[j][k];
+            s -= h[j * d + k] * h[j * d + k];
         }
-        let d = d.max(1e-300).sqrt();
-        h[j][j] = d;
-        for i in j + 1..D {
-            let mut s = h[i][j];
+        let s = s.max(1e-300).sqrt();
+        h[j * d + j] = s;
+        for i in j + 1..d {
+            let mut t = h[i * d + j];
             for k in 0..j {
-                s -= h[i][k] * h[j][k];
+                t -= h[i * d + k] * h[j * d + k];
             }
-            h[i][j] = s / d;
+            h[i * d + j] = t / s;
         }
     }
-    let mut z = [0.0; D];
-    for i in 0..D {
-        let mut s = g[i];
+    let mut z = vec![0.0; d];
+    for i in 0..d {
+        let mut t = g[i];
         for k in 0..i {
-            s -= h[i][k] * z[k];
+            t -= h[i * d + k] * z[k];
         }
-        z[i] = s / h[i][i];
+        z[i] = t / h[i * d + i];
     }
-    let mut out = [0.0; D];
-    for i in (0..D).rev() {
-        let mut s = z[i];
-        for k in i + 1..D {
-            s -= h[k][i] * out[k];
+    let mut out = vec![0.0; d];
+    for i in (0..d).rev() {
+        let mut t = z[i];
+        for k in i + 1..d {
+            t -= h[k * d + i] * out[k];
         }
-        out[i] = s / h[i][i];
+        out[i] = t / h[i * d + i];
     }
     out
 }

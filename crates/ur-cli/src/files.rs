@@ -15,3 +15,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     tmp.persist(path).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }
+
+/// Writes weights as pretty JSON, atomically, creating the directory if needed.
+pub fn write_weights(path: &Path, weights: &ur_bots::Weights) -> Result<()> {
+    let mut text = serde_json::to_string_pretty(weights)?;
+    text.push('\n');
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    write_atomic(path, text.as_bytes())
+}

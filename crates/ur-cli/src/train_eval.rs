@@ -182,12 +182,7 @@ impl TrainEvalCmd {
             "held_out": held_rows,
         });
         let weights = train::make_weights(&generic, &specialised, training);
-        let mut text = serde_json::to_string_pretty(&weights)?;
-        text.push('\n');
-        if let Some(dir) = self.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        }
-        std::fs::write(&self.out, text).with_context(|| format!("cannot write {}", self.out.display()))?;
+        crate::files::write_weights(&self.out, &weights)?;
         println!("weights written to {}", self.out.display());
         Ok(())
     }

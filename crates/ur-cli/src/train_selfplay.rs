@@ -28,11 +28,11 @@ pub struct TrainSelfPlayCmd {
     /// The weights to add the model to (as written by `ur train-eval`).
     #[arg(long, value_name = "FILE", default_value = "crates/ur-bots/weights/race.json")]
     base: PathBuf,
-    /// Rounds of self-play and refit.
-    #[arg(long, default_value_t = 8)]
+    /// Rounds of self-play and refit (at least 1).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
     iterations: u32,
-    /// Games per round.
-    #[arg(long, default_value_t = 400)]
+    /// Games per round (at least 1).
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
     /// Share of turn starts kept as training positions.
     #[arg(long, default_value_t = 0.1)]
@@ -149,12 +149,7 @@ impl TrainSelfPlayCmd {
             None => weights.training = json!({ "self_play": runs }),
         }
         weights.check().map_err(|e| anyhow::anyhow!("{e}"))?;
-        let mut text = serde_json::to_string_pretty(&weights)?;
-        text.push('\n');
-        if let Some(dir) = self.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        }
-        std::fs::write(&self.out, text).with_context(|| format!("cannot write {}", self.out.display()))?;
+        crate::files::write_weights(&self.out, &weights)?;
         println!("weights written to {} (model {id}, {:.0} s)", self.out.display(), started.elapsed().as_secs_f64());
         Ok(())
     }
