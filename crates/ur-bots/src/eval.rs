@@ -225,10 +225,14 @@ impl Weights {
             .max()
     }
 
-    /// The piece count of a model fitted by self-play (its record in `training.self_play`).
+    /// The piece count of a model fitted at one piece count, by self-play
+    /// or to a table of the full game (its record in `training.self_play`
+    /// or `training.table_fits`).
     fn self_play_pieces(&self, model: &RulesWeights) -> Option<u64> {
-        let runs = self.training.get("self_play").and_then(|h| h.as_array())?;
-        runs.iter()
+        ["self_play", "table_fits"]
+            .iter()
+            .filter_map(|key| self.training.get(*key).and_then(|h| h.as_array()))
+            .flatten()
             .find(|r| r.get("id").and_then(|i| i.as_str()) == Some(model.id.as_str()))
             .and_then(|r| r.get("pieces").and_then(serde_json::Value::as_u64))
     }

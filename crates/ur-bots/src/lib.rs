@@ -221,6 +221,10 @@ impl Oracle {
         &self.table
     }
 
+    pub fn index(&self) -> &Arc<Indexer> {
+        &self.index
+    }
+
     /// The win probability of the side to move at the start of its turn,
     /// before it rolls: 1 or 0 when a side has borne off every piece.
     pub fn value(&self, st: &State) -> f64 {

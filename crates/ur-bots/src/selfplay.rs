@@ -113,7 +113,7 @@ pub struct SelfPlayModel {
 }
 
 impl SelfPlayModel {
-    fn evaluator(&self, rules: &Arc<Rules>) -> Evaluator {
+    pub fn evaluator(&self, rules: &Arc<Rules>) -> Evaluator {
         Evaluator::with_model(rules.clone(), self.bias, &self.w).with_squares(self.squares.clone())
     }
 

@@ -11,6 +11,7 @@ use ur_rules::{Extra, Move, Rules, Side, State, Throw};
 use ur_solve::{Bellman, Indexer, Values};
 
 use crate::eval::{feature_names, Evaluator, RulesWeights, Weights, FORMAT, NF};
+use crate::selfplay::{fit_dense, SelfPlayModel};
 
 /// Targets are rounded to this step, so that a re-solve that differs in the
 /// last bits (parallel sweeps) gives the same fit.
@@ -71,6 +72,41 @@ pub fn sample_positions(rules: &Rules, index: &Indexer, values: &(impl Values + 
         out.push((st, (values.get(i) / TARGET_STEP).round() * TARGET_STEP));
     }
     out
+}
+
+/// Fits one rule set's model at its piece count to positions with exact
+/// values (from a table of the full game), with piece-square features when
+/// `squares` is set: logistic regression with soft targets, L2 `l2`.
+pub fn fit_exact(rules: &Arc<Rules>, samples: &Samples, squares: bool, l2: f64) -> SelfPlayModel {
+    let ev = Evaluator::with_model(rules.clone(), 0.0, &[0.0; NF]);
+    let rows: Vec<Vec<f64>> = samples.iter().map(|(st, _)| feature_row(&ev, st, squares)).collect();
+    let ys: Vec<f64> = samples.iter().map(|s| s.1).collect();
+    let beta = fit_dense(&rows, &ys, l2);
+    let mut w = [0.0; NF];
+    w.copy_from_slice(&beta[1..=NF]);
+    SelfPlayModel { bias: beta[0], w, squares: beta[1 + NF..].to_vec() }
+}
+
+/// A position's regression row: 1 (the bias), the features, and with
+/// `squares` the piece-square features.
+pub fn feature_row(ev: &Evaluator, st: &State, squares: bool) -> Vec<f64> {
+    let mut f = [0.0; NF];
+    ev.features(st, &mut f);
+    let mut row = Vec::with_capacity(1 + NF);
+    row.push(1.0);
+    row.extend_from_slice(&f);
+    if squares {
+        let mut sq = Vec::new();
+        ev.square_features(st, &mut sq);
+        row.extend_from_slice(&sq);
+    }
+    row
+}
+
+/// Root-mean-square error of an evaluation against exact values, pp.
+pub fn rmse_pp(ev: &Evaluator, samples: &Samples) -> f64 {
+    let sum: f64 = samples.iter().map(|(st, y)| (ev.value(st) - y).powi(2)).sum();
+    round(100.0 * (sum / samples.len().max(1) as f64).sqrt(), 1e-4)
 }
 
 fn roll(rules: &Rules, rng: &mut impl RngCore) -> Throw {

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{anyhow, Context, Result};
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same
 /// directory, flushed and synced, then renamed over the target.
@@ -24,4 +24,19 @@ pub fn write_weights(path: &Path, weights: &ur_bots::Weights) -> Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     write_atomic(path, text.as_bytes())
+}
+
+/// Reads a weights file (as written by `ur train-eval`) and checks that it
+/// fits the features this build computes.
+pub fn read_weights(path: &Path) -> Result<ur_bots::Weights> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let weights: ur_bots::Weights = serde_json::from_str(&text).with_context(|| format!("{}: not a weights file", path.display()))?;
+    weights.check().map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    Ok(weights)
+}
+
+/// Makes the weights in `path` the ones every bot made afterwards uses
+/// (`--weights FILE`, to measure a candidate without rebuilding).
+pub fn install_weights(path: &Path) -> Result<()> {
+    ur_bots::Weights::install(read_weights(path)?).map_err(|e| anyhow!("{}: {e}", path.display()))
 }

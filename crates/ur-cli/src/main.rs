@@ -15,6 +15,7 @@ mod rules_cmd;
 mod solve_cmd;
 mod train_eval;
 mod train_selfplay;
+mod train_table;
 
 use std::process::ExitCode;
 
@@ -53,6 +54,8 @@ enum Command {
     TrainEval(train_eval::TrainEvalCmd),
     /// Fit the race evaluation of one rule set by self-play and add it to a weights file.
     TrainSelfplay(train_selfplay::TrainSelfPlayCmd),
+    /// Fit one rule set's race evaluation to a solved table of the full game and add it to a weights file.
+    TrainTable(train_table::TrainTableCmd),
 }
 
 fn main() -> ExitCode {
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
         Command::Regret(c) => c.run(),
         Command::TrainEval(c) => c.run(),
         Command::TrainSelfplay(c) => c.run(),
+        Command::TrainTable(c) => c.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -50,6 +50,10 @@ pub struct RegretCmd {
     /// No progress display.
     #[arg(long)]
     quiet: bool,
+    /// Evaluation weights to play with instead of the built-in ones (a file
+    /// written by `ur train-eval`, `ur train-table` or `ur train-selfplay`), to measure a candidate.
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -95,6 +99,9 @@ impl RegretCmd {
         }
         if self.max_actions == 0 {
             bail!("--max-actions must be at least 1");
+        }
+        if let Some(path) = &self.weights {
+            crate::files::install_weights(path)?;
         }
         let oracle = self.load()?;
         let rules = oracle.rules().clone();

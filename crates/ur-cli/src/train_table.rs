@@ -1,0 +1,122 @@
+//! `ur train-table`: fit one rule set's race evaluation to a solved table
+//! of the full game and add it to a weights file.
+//!
+//! `ur train-eval` fits models to small tables (2 to 5 pieces) that must
+//! extrapolate to the full game; where the full game is solved (7-piece
+//! Finkel), a model fitted to its own positions plays better at the leaves
+//! of a search. The model is added as `ID@PIECES` (an earlier one of that
+//! name is replaced, every other model copied unchanged), serves piece
+//! counts near `PIECES` only, and its settings and held-out error go to
+//! `training.table_fits`. The same base, table and arguments reproduce the
+//! file byte for byte.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{bail, Result};
+use clap::Args;
+use serde_json::json;
+use ur_bots::eval::{family_key, geometry_key, Evaluator, RulesWeights, NF};
+use ur_bots::train::{fit_exact, rmse_pp, sample_positions};
+
+use crate::eval_cmd::{LoadedTable, TableRulesArgs};
+
+#[derive(Args, Debug)]
+pub struct TrainTableCmd {
+    /// A table made by `ur solve` for the full game: the model is fitted to its exact values.
+    #[arg(long, value_name = "FILE")]
+    table: PathBuf,
+    #[command(flatten)]
+    rules: TableRulesArgs,
+    /// The weights to add the model to (as written by `ur train-eval`).
+    #[arg(long, value_name = "FILE", default_value = "crates/ur-bots/weights/race.json")]
+    base: PathBuf,
+    /// Training positions (a quarter as many more, from other games, are held out).
+    #[arg(long, default_value_t = 200_000)]
+    samples: usize,
+    /// Add piece-square features (pieces on each path position, and the
+    /// same weighted by the chance of being hit) to the model.
+    #[arg(long)]
+    squares: bool,
+    /// L2 penalty on the weights.
+    #[arg(long, default_value_t = 1e-4)]
+    l2: f64,
+    /// Seed for sampling positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Where to write the weights (JSON).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+}
+
+impl TrainTableCmd {
+    pub fn run(self) -> Result<()> {
+        if self.samples < 100 {
+            bail!("--samples must be at least 100");
+        }
+        let mut weights = crate::files::read_weights(&self.base)?;
+        let table = LoadedTable::open(&self.table)?;
+        let oracle = table.oracle(Arc::new(self.rules.load(&table)?))?;
+        let rules = oracle.rules().clone();
+        let id = format!("{}@{}", rules.id(), rules.pieces());
+        weights.rules.retain(|r| r.id != id);
+        let mut fits: Vec<serde_json::Value> = weights.training.get("table_fits").and_then(|s| s.as_array()).cloned().unwrap_or_default();
+        fits.retain(|r| r.get("id").and_then(|i| i.as_str()) != Some(id.as_str()));
+
+        let (index, values) = (oracle.index(), &**oracle.table());
+        let train = sample_positions(&rules, index, values, self.samples, self.seed);
+        let held = sample_positions(&rules, index, values, self.samples / 4, self.seed ^ 0x5eed);
+        eprintln!("fitting {id} to {} positions of {}", train.len(), self.table.display());
+        let model = fit_exact(&rules, &train, self.squares, self.l2).rounded();
+        let before = rmse_pp(&Evaluator::with_weights(rules.clone(), &weights), &held);
+        let after = rmse_pp(&model.evaluator(&rules), &held);
+        println!("held-out RMSE over {} positions: {before:.3} pp with the base weights, {after:.3} pp with {id}", held.len());
+
+        weights.rules.push(RulesWeights {
+            id: id.clone(),
+            geometry: geometry_key(&rules),
+            family: family_key(&rules),
+            path_len: rules.path_len(),
+            bias: model.bias,
+            weights: model.w.to_vec(),
+            bias_inv_pieces: 0.0,
+            weights_inv_pieces: vec![0.0; NF],
+            squares: model.squares,
+        });
+        fits.push(json!({
+            "id": id,
+            "rules": rules.id(),
+            "options": rules.options,
+            "pieces": rules.pieces(),
+            "command": self.command_line(),
+            "table_positions": index.len(),
+            "samples": self.samples,
+            "squares": self.squares,
+            "l2": self.l2,
+            "seed": self.seed,
+            "loss": "cross-entropy against the table's exact values (logistic regression with soft targets), Newton's method",
+            "held_out": { "positions": held.len(), "base_rmse_pp": before, "rmse_pp": after },
+        }));
+        match weights.training.as_object_mut() {
+            Some(t) => {
+                t.insert("table_fits".into(), serde_json::Value::Array(fits));
+            }
+            None => weights.training = json!({ "table_fits": fits }),
+        }
+        weights.check().map_err(|e| anyhow::anyhow!("{e}"))?;
+        crate::files::write_weights(&self.out, &weights)?;
+        println!("weights written to {} (model {id})", self.out.display());
+        Ok(())
+    }
+
+    fn command_line(&self) -> String {
+        format!(
+            "ur train-table --table {} --samples {} --l2 {}{} --seed {}",
+            self.table.file_name().map_or_else(|| self.table.display().to_string(), |f| f.to_string_lossy().into_owned()),
+            self.samples,
+            self.l2,
+            if self.squares { " --squares" } else { "" },
+            self.seed
+        )
+    }
+}
