@@ -80,9 +80,10 @@ pub struct ArenaCmd {
     /// written by `ur train-eval` or `ur train-selfplay`), to measure a candidate.
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
-    /// Keep every finished game in FILE (rewritten every few seconds and at the end);
-    /// when FILE exists, go on with the games not in it. The report is the same as
-    /// that of an arena run in one go. FILE must come from the same arena.
+    /// Keep every finished game in FILE (rewritten every few seconds and at the end,
+    /// so an interrupted arena loses at most the last few seconds); when FILE exists,
+    /// play only the games not in it. The report is the same as that of an arena run
+    /// in one go. FILE must come from the same arena (rules, bots, games, seed, ...).
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
     /// Stop, saving, after N more finished games (needs --save): to split a long
@@ -300,10 +301,7 @@ impl ArenaCmd {
         let pairs = pairs_of(names.len());
         let total = pairs.len() * self.games as usize;
         let (mut saver, mut outcomes) = match &self.save {
-            Some(path) => {
-                let (saver, outcomes) = Saver::open(path, self.params(&start, &names, paired, weights)?, total)?;
-                (Some(saver), outcomes)
-            }
+            Some(path) => Saver::open(path, self.params(&start, &names, paired, weights)?, total).map(|(s, o)| (Some(s), o))?,
             None => (None, vec![None; total]),
         };
         let todo: Vec<Job> = (0..total).filter(|&k| outcomes[k].is_none()).map(|k| self.job(&pairs, k)).collect();
@@ -322,7 +320,7 @@ impl ArenaCmd {
             if let Some(s) = saver.as_mut() {
                 s.tick(&outcomes)?;
             }
-            Ok(self.stop_after.map_or(true, |n| played < n))
+            Ok(!matches!(self.stop_after, Some(n) if played >= n))
         });
         bar.finish_and_clear();
         let secs = started.elapsed().as_secs_f64();
@@ -332,6 +330,7 @@ impl ArenaCmd {
         saved?;
         let speed = speed_line(played, secs, pool.current_num_threads(), resumed, saver.as_ref());
         let Some(results) = outcomes.into_iter().collect::<Option<Vec<Outcome>>>() else {
+            // Only --stop-after leaves games unplayed, and it needs --save.
             let path = saver.as_ref().map_or_else(String::new, |s| s.path().display().to_string());
             eprintln!("{speed}");
             eprintln!(
