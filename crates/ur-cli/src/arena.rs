@@ -8,6 +8,11 @@
 //! 2k and 2k+1 of a pair throw the same dice sequence with the bots' colours
 //! swapped, which cancels much of the luck of the dice.
 //!
+//! With `--save FILE` the finished games are kept in FILE (see
+//! [`crate::arena_save`]) and a rerun of the same arena plays only the others;
+//! since every game is fixed by its number, the report is the same as that of
+//! an arena run in one go.
+//!
 //! Games of any rule family are played through [`AnyGame`]: race sets throw
 //! their dice as before; the other families draw each roll from the game's
 //! outcomes with a seeded generator, so paired games draw the same sequence
@@ -15,18 +20,20 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ur_bots::generic::sample_outcome;
 use ur_bots::{make_bot_with_table, Bot, Oracle};
 use ur_rules::{AnyGame, Dice, Family, Options, Playable, Rules, SeededDice, Side, Turn};
 
+use crate::arena_save::{content_hash, Params, Saver};
 use crate::eval_cmd::{rules_with_table, LoadedTable};
 use crate::rules_arg::RulesArgs;
 
@@ -73,18 +80,28 @@ pub struct ArenaCmd {
     /// written by `ur train-eval` or `ur train-selfplay`), to measure a candidate.
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
+    /// Keep every finished game in FILE (rewritten every few seconds and at the end,
+    /// so an interrupted arena loses at most the last few seconds); when FILE exists,
+    /// play only the games not in it. The report is the same as that of an arena run
+    /// in one go. FILE must come from the same arena (rules, bots, games, seed, ...).
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+    /// Stop, saving, after N more finished games (needs --save): to split a long
+    /// arena into sessions, and for tests.
+    #[arg(long, value_name = "N", requires = "save")]
+    stop_after: Option<u64>,
 }
 
 /// One game's result.
-#[derive(Clone, Copy, Debug)]
-struct Outcome {
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct Outcome {
     /// 0: the pair's first bot won; 1: the second; None: a draw (drawn under the rules, or stopped at the action cap).
-    winner: Option<usize>,
+    pub winner: Option<usize>,
     /// Whether the winner moved first.
-    first_won: bool,
-    actions: u64,
+    pub first_won: bool,
+    pub actions: u64,
     /// Stopped at the action cap.
-    capped: bool,
+    pub capped: bool,
 }
 
 /// One game to play.
@@ -93,6 +110,8 @@ struct Job {
     i: usize,
     j: usize,
     game: u64,
+    /// Its place in the report's order.
+    k: usize,
 }
 
 /// Mixes 64 bits (splitmix64's finaliser).
@@ -147,6 +166,8 @@ pub struct Start {
     pub rules: String,
     pub options: Options,
     pub oracle: Option<Oracle>,
+    /// The table's checksum, when a table was given.
+    pub table_checksum: Option<String>,
 }
 
 /// Loads the game for `args`; with a table, checks the table against the rules
@@ -157,16 +178,16 @@ fn load_start(args: &RulesArgs, table: Option<&PathBuf>) -> Result<Start> {
             bail!("--table is for race rule sets only (tables are solved by `ur solve`); '{}' is not one", args.rules);
         }
         let game = args.new_game(Side::Light)?;
-        return Ok(Start { game, rules: args.rules.clone(), options: args.given_options()?, oracle: None });
+        return Ok(Start { game, rules: args.rules.clone(), options: args.given_options()?, oracle: None, table_checksum: None });
     }
-    let (rules, oracle) = match table {
-        None => (Arc::new(args.load()?.rules), None),
+    let (rules, oracle, table_checksum) = match table {
+        None => (Arc::new(args.load()?.rules), None, None),
         Some(path) => {
             let table = LoadedTable::open(path)?;
             let rules = rules_with_table(&table, Some(&args.rules), args.rules_file.as_deref(), args.pieces, &args.options)?;
             let rules = Arc::new(rules);
             let oracle = table.oracle(rules.clone())?;
-            (rules, Some(oracle))
+            (rules, Some(oracle), Some(table.table.header.checksum.clone()))
         }
     };
     Ok(Start {
@@ -174,6 +195,7 @@ fn load_start(args: &RulesArgs, table: Option<&PathBuf>) -> Result<Start> {
         rules: rules.id().to_string(),
         options: rules.options.clone(),
         oracle,
+        table_checksum,
     })
 }
 
@@ -266,6 +288,73 @@ struct Report {
 
 impl ArenaCmd {
     pub fn run(self) -> Result<()> {
+        let names = self.bot_names()?;
+        self.check_numbers()?;
+        let weights = self.install_weights()?;
+        let start = load_start(&self.rules, self.table.as_ref())?;
+        let oracle = start.oracle.clone();
+        // Every bot once, for errors before any game.
+        for n in &names {
+            make_bot(n, 0, oracle.as_ref())?.check(&start.game).map_err(|e| anyhow!("{e}"))?;
+        }
+        let paired = !self.no_paired_dice;
+        let pairs = pairs_of(names.len());
+        let total = pairs.len() * self.games as usize;
+        let (mut saver, mut outcomes) = match &self.save {
+            Some(path) => Saver::open(path, self.params(&start, &names, paired, weights)?, total).map(|(s, o)| (Some(s), o))?,
+            None => (None, vec![None; total]),
+        };
+        let todo: Vec<Job> = (0..total).filter(|&k| outcomes[k].is_none()).map(|k| self.job(&pairs, k)).collect();
+        let resumed = (total - todo.len()) as u64;
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(self.threads).build().context("cannot start the worker threads")?;
+        let bar = progress_bar(total as u64, self.quiet, "games");
+        bar.set_position(resumed);
+        bar.reset_eta();
+        let setup = Setup { start: &start.game, names: &names, oracle: oracle.as_ref(), seed: self.seed, paired, max_actions: self.max_actions };
+        let started = Instant::now();
+        let mut played = 0;
+        let result = play_jobs(&pool, &setup, &todo, |k, out| {
+            outcomes[k] = Some(out);
+            played += 1;
+            bar.inc(1);
+            if let Some(s) = saver.as_mut() {
+                s.tick(&outcomes)?;
+            }
+            Ok(!matches!(self.stop_after, Some(n) if played >= n))
+        });
+        bar.finish_and_clear();
+        let secs = started.elapsed().as_secs_f64();
+        // Whatever happened, the games finished so far are kept; a game's error comes first.
+        let saved = saver.as_mut().map_or(Ok(()), |s| s.save(&outcomes));
+        result?;
+        saved?;
+        let speed = speed_line(played, secs, pool.current_num_threads(), resumed, saver.as_ref());
+        let Some(results) = outcomes.into_iter().collect::<Option<Vec<Outcome>>>() else {
+            // Only --stop-after leaves games unplayed, and it needs --save.
+            let path = saver.as_ref().map_or_else(String::new, |s| s.path().display().to_string());
+            eprintln!("{speed}");
+            eprintln!(
+                "stopped as asked by --stop-after: {} of {total} games are saved in {path}; run the same command again to play the rest",
+                resumed + played
+            );
+            return Ok(());
+        };
+        self.print(&self.report(&start, &names, &pairs, &results, paired), &speed)
+    }
+
+    fn print(&self, report: &Report, speed: &str) -> Result<()> {
+        if self.json {
+            println!("{}", serde_json::to_string_pretty(report)?);
+            eprintln!("{speed}");
+        } else {
+            print!("{}", text_report(report));
+            println!("{speed}");
+        }
+        Ok(())
+    }
+
+    /// The bots' names, checked.
+    fn bot_names(&self) -> Result<Vec<String>> {
         let names: Vec<String> = self.bots.iter().map(|b| b.trim().to_string()).collect();
         if names.iter().any(String::is_empty) {
             bail!("--bots has an empty name; give names separated by commas, for example --bots random,greedy");
@@ -278,6 +367,10 @@ impl ArenaCmd {
                 bail!("bot '{n}' is listed twice in --bots; each bot plays once per pair");
             }
         }
+        Ok(names)
+    }
+
+    fn check_numbers(&self) -> Result<()> {
         if self.games == 0 {
             bail!("--games must be at least 2 (games per pair)");
         }
@@ -287,63 +380,46 @@ impl ArenaCmd {
         if self.max_actions == 0 {
             bail!("--max-actions must be at least 1");
         }
-        if let Some(path) = &self.weights {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let w: ur_bots::Weights = serde_json::from_str(&text).with_context(|| format!("{}: not a weights file", path.display()))?;
-            ur_bots::Weights::install(w).map_err(|e| anyhow!("{}: {e}", path.display()))?;
-        }
-        let start = load_start(&self.rules, self.table.as_ref())?;
-        let oracle = start.oracle.clone();
-        // Every bot once, for errors before any game.
-        for n in &names {
-            make_bot(n, 0, oracle.as_ref())?.check(&start.game).map_err(|e| anyhow!("{e}"))?;
-        }
-        let paired = !self.no_paired_dice;
-        let k = names.len();
-        let mut pairs = Vec::new();
-        for i in 0..k {
-            for j in i + 1..k {
-                pairs.push((i, j));
-            }
-        }
-        let jobs: Vec<Job> = pairs
-            .iter()
-            .flat_map(|&(i, j)| (0..self.games).map(move |game| Job { i, j, game }))
-            .collect();
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(self.threads).build().context("cannot start the worker threads")?;
-        let threads = pool.current_num_threads();
-        let bar = progress_bar(jobs.len() as u64, self.quiet, "games");
-        let started = Instant::now();
-        let seed = self.seed;
-        let max_actions = self.max_actions;
-        let results: Result<Vec<Outcome>> = pool.install(|| {
-            jobs.par_iter()
-                .map(|job| {
-                    let out = play_job(&start.game, &names, oracle.as_ref(), seed, paired, max_actions, job);
-                    bar.inc(1);
-                    out
-                })
-                .collect()
-        });
-        bar.finish_and_clear();
-        let secs = started.elapsed().as_secs_f64();
-        let results = results?;
-
-        let report = self.report(&start, &names, &pairs, &results, paired);
-        let total = results.len() as u64;
-        let speed = format!(
-            "{total} games in {secs:.2} s: {:.0} games/s on {threads} thread{}",
-            total as f64 / secs.max(1e-9),
-            if threads == 1 { "" } else { "s" }
-        );
-        if self.json {
-            println!("{}", serde_json::to_string_pretty(&report)?);
-            eprintln!("{speed}");
-        } else {
-            print!("{}", text_report(&report));
-            println!("{speed}");
+        if self.stop_after == Some(0) {
+            bail!("--stop-after must be at least 1");
         }
         Ok(())
+    }
+
+    /// Installs the --weights file; returns the hash of its text, for the save file.
+    fn install_weights(&self) -> Result<Option<String>> {
+        let Some(path) = &self.weights else { return Ok(None) };
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let w: ur_bots::Weights = serde_json::from_str(&text).with_context(|| format!("{}: not a weights file", path.display()))?;
+        ur_bots::Weights::install(w).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        Ok(Some(content_hash(text.as_bytes())))
+    }
+
+    /// What fixes this arena's games, for the save file.
+    fn params(&self, start: &Start, names: &[String], paired: bool, weights: Option<String>) -> Result<Params> {
+        let rules_file = match &self.rules.rules_file {
+            Some(path) => Some(content_hash(&std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?)),
+            None => None,
+        };
+        Ok(Params {
+            rules: start.rules.clone(),
+            options: start.options.clone(),
+            rules_file,
+            table: start.table_checksum.clone(),
+            weights,
+            bots: names.to_vec(),
+            games: self.games,
+            seed: self.seed,
+            paired_dice: paired,
+            max_actions: self.max_actions,
+        })
+    }
+
+    /// The `k`th game of the round robin, in the report's order.
+    fn job(&self, pairs: &[(usize, usize)], k: usize) -> Job {
+        let n = self.games as usize;
+        let (i, j) = pairs[k / n];
+        Job { i, j, game: (k % n) as u64, k }
     }
 
     fn report(&self, start: &Start, names: &[String], pairs: &[(usize, usize)], results: &[Outcome], paired: bool) -> Report {
@@ -398,32 +474,94 @@ fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
-/// Plays one game of the round robin, fixed by the seed, the pair and the game number.
-fn play_job(
-    start: &AnyGame,
-    names: &[String],
-    oracle: Option<&Oracle>,
+/// Every pair of the `k` bots, in the report's order.
+fn pairs_of(k: usize) -> Vec<(usize, usize)> {
+    (0..k).flat_map(|i| (i + 1..k).map(move |j| (i, j))).collect()
+}
+
+/// What every game of an arena shares.
+struct Setup<'a> {
+    start: &'a AnyGame,
+    names: &'a [String],
+    oracle: Option<&'a Oracle>,
     seed: u64,
     paired: bool,
     max_actions: u64,
-    job: &Job,
-) -> Result<Outcome> {
-    let (i, j, g) = (job.i as u64, job.j as u64, job.game);
-    let dice_game = if paired { g / 2 } else { g };
-    let mut dice = SeededDice::new(derive_seed(seed, &[i, j, dice_game, DICE]));
-    let a = make_bot(&names[job.i], derive_seed(seed, &[i, j, g, BOT_A]), oracle)?;
-    let b = make_bot(&names[job.j], derive_seed(seed, &[i, j, g, BOT_B]), oracle)?;
-    // The first bot of the pair plays light (and moves first) in even games.
-    let a_light = g % 2 == 0;
-    let mut players = if a_light { [a, b] } else { [b, a] };
-    let (winner, actions, capped) = play_game(start, &mut players, &mut dice, max_actions)
-        .with_context(|| format!("{} against {}, game {} of the pair", names[job.i], names[job.j], g + 1))?;
-    Ok(Outcome {
-        winner: winner.map(|w| usize::from((w == Side::Light) != a_light)),
-        first_won: winner == Some(Side::Light),
-        actions,
-        capped,
+}
+
+impl Setup<'_> {
+    /// Plays one game of the round robin, fixed by the seed, the pair and the game number.
+    fn play(&self, job: &Job) -> Result<Outcome> {
+        let (i, j, g) = (job.i as u64, job.j as u64, job.game);
+        let dice_game = if self.paired { g / 2 } else { g };
+        let mut dice = SeededDice::new(derive_seed(self.seed, &[i, j, dice_game, DICE]));
+        let a = make_bot(&self.names[job.i], derive_seed(self.seed, &[i, j, g, BOT_A]), self.oracle)?;
+        let b = make_bot(&self.names[job.j], derive_seed(self.seed, &[i, j, g, BOT_B]), self.oracle)?;
+        // The first bot of the pair plays light (and moves first) in even games.
+        let a_light = g % 2 == 0;
+        let mut players = if a_light { [a, b] } else { [b, a] };
+        let (winner, actions, capped) = play_game(self.start, &mut players, &mut dice, self.max_actions)
+            .with_context(|| format!("{} against {}, game {} of the pair", self.names[job.i], self.names[job.j], g + 1))?;
+        Ok(Outcome {
+            winner: winner.map(|w| usize::from((w == Side::Light) != a_light)),
+            first_won: winner == Some(Side::Light),
+            actions,
+            capped,
+        })
+    }
+}
+
+/// Plays `jobs` on `pool` and hands each finished game to `done` on this
+/// thread, in the order they finish, until `done` returns false or fails.
+/// Games under way then are finished and dropped.
+fn play_jobs(
+    pool: &rayon::ThreadPool,
+    setup: &Setup,
+    jobs: &[Job],
+    mut done: impl FnMut(usize, Outcome) -> Result<bool>,
+) -> Result<()> {
+    let stop = &AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            pool.install(|| {
+                jobs.par_iter().for_each_with(tx, |tx, job| {
+                    if !stop.load(Ordering::Relaxed) {
+                        // The collector may have stopped listening: nothing to do then.
+                        let _ = tx.send((job.k, setup.play(job)));
+                    }
+                });
+            });
+        });
+        let mut collect = || -> Result<()> {
+            for (k, out) in &rx {
+                if !done(k, out?)? {
+                    break;
+                }
+            }
+            Ok(())
+        };
+        let result = collect();
+        stop.store(true, Ordering::Relaxed);
+        result
     })
+}
+
+/// How fast this run played, and how many games came from the save file.
+fn speed_line(played: u64, secs: f64, threads: usize, resumed: u64, saver: Option<&Saver>) -> String {
+    let from = saver.map_or_else(String::new, |s| s.path().display().to_string());
+    if played == 0 {
+        return format!("all {resumed} games were already in {from}");
+    }
+    let mut line = format!(
+        "{played} games in {secs:.2} s: {:.0} games/s on {threads} thread{}",
+        played as f64 / secs.max(1e-9),
+        if threads == 1 { "" } else { "s" }
+    );
+    if resumed > 0 {
+        line += &format!(" ({resumed} more from {from})");
+    }
+    line
 }
 
 fn pct(p: f64) -> String {

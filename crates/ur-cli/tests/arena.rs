@@ -1,6 +1,7 @@
 //! `ur arena` and `ur regret` through the binary: a round robin finishes and
 //! ranks greedy above random, reproduces byte for byte whatever the thread
-//! count, refuses bad input cleanly; regret is zero for `perfect` and
+//! count, resumes from a save file to the same report, refuses bad input and
+//! foreign or damaged save files cleanly; regret is zero for `perfect` and
 //! positive for `random` against a small solved table.
 
 use std::path::{Path, PathBuf};
@@ -190,4 +191,89 @@ fn play_takes_a_level() {
     assert!(out.contains("wins."), "{out}");
     run_fails(&["play", "--level", "6", "--quiet"], &["--level"]);
     run_fails(&["play", "--level", "2", "--vs", "random", "--quiet"], &["--level"]);
+}
+
+/// A small, fast arena of three pairs.
+const SMALL: [&str; 11] = ["arena", "--rules", "finkel", "--pieces", "2", "--bots", "greedy,random,generic:greedy", "--games", "20", "--seed", "3"];
+
+fn with<'a>(base: &[&'a str], more: &[&'a str]) -> Vec<&'a str> {
+    base.iter().chain(more).copied().collect()
+}
+
+/// The outcomes a save file holds, and how many of them are games played.
+fn saved_games(path: &Path) -> (usize, usize) {
+    let file: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let outcomes = file["outcomes"].as_array().unwrap();
+    (outcomes.len(), outcomes.iter().filter(|o| !o.is_null()).count())
+}
+
+#[test]
+fn an_arena_saved_and_resumed_reports_as_one_run() {
+    let one = run_ok(&with(&SMALL, &["--threads", "1", "--json", "--quiet"]));
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("arena.json");
+    let save = path_str(&save);
+
+    let args = with(&SMALL, &["--save", save, "--stop-after", "7", "--threads", "1", "--json", "--quiet"]);
+    let out = ur(&args);
+    assert!(out.status.success(), "{}", describe(&args, &out));
+    assert!(out.stdout.is_empty(), "no report before the end: {}", text(&out.stdout));
+    assert!(text(&out.stderr).contains("7 of 60 games are saved"), "{}", text(&out.stderr));
+    assert_eq!(saved_games(Path::new(save)), (60, 7));
+
+    run_ok(&with(&SMALL, &["--save", save, "--stop-after", "30", "--threads", "2", "--json", "--quiet"]));
+    assert_eq!(saved_games(Path::new(save)), (60, 37));
+
+    let args = with(&SMALL, &["--save", save, "--threads", "2", "--json", "--quiet"]);
+    let out = ur(&args);
+    assert!(out.status.success(), "{}", describe(&args, &out));
+    assert_eq!(text(&out.stdout), one, "a resumed arena should report as one run");
+    assert!(text(&out.stderr).contains("37 more from"), "{}", text(&out.stderr));
+    assert_eq!(saved_games(Path::new(save)), (60, 60));
+
+    // A finished arena is only reported again.
+    let out = ur(&with(&SMALL, &["--save", save, "--json", "--quiet"]));
+    assert_eq!(text(&out.stdout), one);
+    assert!(text(&out.stderr).contains("already in"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_save_file_from_another_arena_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("arena.json");
+    let save = path_str(&save);
+    run_ok(&with(&SMALL, &["--save", save, "--stop-after", "2", "--quiet"]));
+    let before = std::fs::read(save).unwrap();
+
+    let mut other_seed = SMALL;
+    other_seed[10] = "4";
+    run_fails(&with(&other_seed, &["--save", save, "--quiet"]), &["another arena", "seed 3 there, 4 here", "another --save file", "delete it"]);
+    let mut other_bots = SMALL;
+    other_bots[6] = "greedy,random";
+    run_fails(&with(&other_bots, &["--save", save, "--quiet"]), &["another arena", "bots"]);
+    run_fails(&with(&SMALL, &["--save", save, "--no-paired-dice", "--quiet"]), &["paired_dice"]);
+    run_fails(&with(&SMALL, &["--save", save, "--max-actions", "500", "--quiet"]), &["max_actions"]);
+    assert_eq!(std::fs::read(save).unwrap(), before, "a refused file is left as it was");
+}
+
+#[test]
+fn a_damaged_save_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("arena.json");
+    let save_str = path_str(&save);
+    run_ok(&with(&SMALL, &["--save", save_str, "--stop-after", "5", "--threads", "1", "--quiet"]));
+    let good = std::fs::read(&save).unwrap();
+
+    std::fs::write(&save, &good[..good.len() / 2]).unwrap();
+    run_fails(&with(&SMALL, &["--save", save_str, "--quiet"]), &["not a usable arena save file", "truncated", "delete it"]);
+    std::fs::write(&save, "garbage\n").unwrap();
+    run_fails(&with(&SMALL, &["--save", save_str, "--quiet"]), &["not a usable arena save file"]);
+    std::fs::write(&save, "{\"a\": 1}\n").unwrap();
+    run_fails(&with(&SMALL, &["--save", save_str, "--quiet"]), &["not an arena save file"]);
+    let wrong_length = String::from_utf8(good).unwrap().replacen(",null", "", 1);
+    std::fs::write(&save, wrong_length).unwrap();
+    run_fails(&with(&SMALL, &["--save", save_str, "--quiet"]), &["59 outcomes for an arena of 60 games"]);
+
+    run_fails(&with(&SMALL, &["--stop-after", "3"]), &["--save"]);
+    run_fails(&with(&SMALL, &["--save", "/nonexistent/dir/arena.json", "--quiet"]), &["/nonexistent/dir"]);
 }

@@ -1,0 +1,163 @@
+//! `ur arena --save FILE`: the finished games of an arena, so that an
+//! interrupted arena goes on where it stopped.
+//!
+//! The file holds what fixes the arena's games (rules, bots, seed, ...) and
+//! the outcome of every finished game. It is rewritten whole and atomically,
+//! so a kill at any moment leaves the last complete save behind.
+
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ur_rules::Options;
+
+use crate::arena::Outcome;
+use crate::files::write_atomic;
+
+const FORMAT: &str = "ur-arena-save";
+const VERSION: u32 = 1;
+
+/// The shortest time between two saves.
+const MIN_INTERVAL: Duration = Duration::from_secs(2);
+
+/// Everything that fixes an arena's games: a file resumes only the arena it was made by.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Params {
+    pub rules: String,
+    pub options: Options,
+    /// xxh3-64 of the rule-set file's text, when the rules came from a file.
+    pub rules_file: Option<String>,
+    /// The table's checksum, when one was given.
+    pub table: Option<String>,
+    /// xxh3-64 of the weights file's text, when one was given.
+    pub weights: Option<String>,
+    pub bots: Vec<String>,
+    pub games: u64,
+    pub seed: u64,
+    pub paired_dice: bool,
+    pub max_actions: u64,
+}
+
+/// The hash the parameters keep of a file's contents.
+pub fn content_hash(bytes: &[u8]) -> String {
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
+}
+
+#[derive(Serialize)]
+struct FileOut<'a> {
+    format: &'a str,
+    version: u32,
+    arena: &'a Params,
+    /// Pair by pair, game by game, as in the report; null for a game not played yet.
+    outcomes: &'a [Option<Outcome>],
+}
+
+/// Writes the save file now and then, and at the end.
+pub struct Saver {
+    path: PathBuf,
+    params: Params,
+    last: Instant,
+    every: Duration,
+}
+
+impl Saver {
+    /// The saver for `path` and the outcomes already in it (all None for a new
+    /// file, which is written at once so that a bad path fails before any game).
+    ///
+    /// # Errors
+    /// An unreadable, corrupt or foreign file, or one made by another arena.
+    pub fn open(path: &Path, params: Params, total: usize) -> Result<(Saver, Vec<Option<Outcome>>)> {
+        let mut saver = Saver { path: path.to_owned(), params, last: Instant::now(), every: MIN_INTERVAL };
+        let outcomes = match std::fs::read(path) {
+            Ok(bytes) => saver.parse(&bytes, total)?,
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                let fresh = vec![None; total];
+                saver.save(&fresh)?;
+                fresh
+            }
+            Err(e) => bail!("cannot read the save file {}: {e}", path.display()),
+        };
+        Ok((saver, outcomes))
+    }
+
+    /// Saves when the last save is old enough.
+    pub fn tick(&mut self, outcomes: &[Option<Outcome>]) -> Result<()> {
+        if self.last.elapsed() >= self.every {
+            self.save(outcomes)?;
+        }
+        Ok(())
+    }
+
+    /// Saves now.
+    pub fn save(&mut self, outcomes: &[Option<Outcome>]) -> Result<()> {
+        let started = Instant::now();
+        let file = FileOut { format: FORMAT, version: VERSION, arena: &self.params, outcomes };
+        let mut bytes = serde_json::to_vec(&file)?;
+        bytes.push(b'\n');
+        write_atomic(&self.path, &bytes).context("cannot save the arena")?;
+        // Huge files are saved less often, so that saving stays a small part of the time.
+        self.every = MIN_INTERVAL.max(started.elapsed() * 20);
+        self.last = Instant::now();
+        Ok(())
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn parse(&self, bytes: &[u8], total: usize) -> Result<Vec<Option<Outcome>>> {
+        let corrupt = |why: String| {
+            anyhow::anyhow!(
+                "{} is not a usable arena save file ({why}); it may be truncated or damaged: \
+                 delete it to start the arena over, or give another --save file",
+                self.path.display()
+            )
+        };
+        let file: Value = serde_json::from_slice(bytes).map_err(|e| corrupt(format!("not JSON: {e}")))?;
+        if file.get("format").and_then(Value::as_str) != Some(FORMAT) {
+            bail!(
+                "{} is not an arena save file (one written by `ur arena --save`); give another --save file",
+                self.path.display()
+            );
+        }
+        if file.get("version").and_then(Value::as_u64) != Some(u64::from(VERSION)) {
+            return Err(corrupt(format!("format version {}, this ur reads {VERSION}", file["version"])));
+        }
+        let saved = file.get("arena").cloned().ok_or_else(|| corrupt("no \"arena\"".into()))?;
+        let saved: Params = serde_json::from_value(saved).map_err(|e| corrupt(format!("\"arena\": {e}")))?;
+        self.check_same_arena(&saved)?;
+        let outcomes = file.get("outcomes").cloned().ok_or_else(|| corrupt("no \"outcomes\"".into()))?;
+        let outcomes: Vec<Option<Outcome>> =
+            serde_json::from_value(outcomes).map_err(|e| corrupt(format!("\"outcomes\": {e}")))?;
+        if outcomes.len() != total {
+            return Err(corrupt(format!("{} outcomes for an arena of {total} games", outcomes.len())));
+        }
+        if outcomes.iter().flatten().any(|o| o.winner.is_some_and(|w| w > 1)) {
+            return Err(corrupt("a winner other than 0, 1 or null".into()));
+        }
+        Ok(outcomes)
+    }
+
+    /// Refuses a file made by another arena, naming every parameter that differs.
+    fn check_same_arena(&self, saved: &Params) -> Result<()> {
+        if *saved == self.params {
+            return Ok(());
+        }
+        let (Value::Object(was), Value::Object(now)) = (serde_json::to_value(saved)?, serde_json::to_value(&self.params)?) else {
+            bail!("parameters serialise as objects");
+        };
+        let diffs: Vec<String> = now
+            .iter()
+            .filter(|(k, v)| was.get(*k) != Some(*v))
+            .map(|(k, v)| format!("{k} {} there, {v} here", was.get(k).unwrap_or(&Value::Null)))
+            .collect();
+        bail!(
+            "{} was saved by another arena ({}); give another --save file, or delete it to start this arena over",
+            self.path.display(),
+            diffs.join("; ")
+        )
+    }
+}
