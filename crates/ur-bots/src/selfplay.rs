@@ -361,7 +361,23 @@ mod tests {
         // The table model (2 and 3 pieces) stays nearer for small games.
         assert_eq!(w.model_for(&murray(3)).2, Some("regency-murray"));
         assert!(w.squares_for(&murray(3)).is_empty());
-        assert_eq!(w.model_for(&Rules::builtin("finkel").unwrap()).2, Some("finkel+regency-british-museum"));
+        assert_eq!(w.model_for(&Rules::builtin("regency-british-museum").unwrap()).2, Some("finkel+regency-british-museum"));
+    }
+
+    /// The model fitted to the 7-piece Finkel table (`ur train-table`)
+    /// serves Finkel near 7 pieces, and no other built-in rule set.
+    #[test]
+    fn the_finkel_table_model_serves_finkel_near_seven_pieces_only() {
+        let w = Weights::builtin();
+        for spec in ur_rules::spec::RuleSetFile::all_builtin() {
+            let id = spec.id.as_str();
+            let Ok(rules) = Rules::builtin(id) else { continue };
+            let model = w.model_for(&rules).2;
+            assert_eq!(model == Some("finkel@7"), id == "finkel", "{id} uses {model:?}");
+        }
+        let finkel = |n: i64| Rules::builtin_with("finkel", &[("pieces".to_string(), OptionValue::Int(n))].into()).unwrap();
+        assert_eq!(w.model_for(&finkel(5)).2, Some("finkel+regency-british-museum"));
+        assert_eq!(w.model_for(&finkel(8)).2, Some("finkel@7"));
     }
 
     #[test]

@@ -389,9 +389,7 @@ impl ArenaCmd {
     /// Installs the --weights file; returns the hash of its text, for the save file.
     fn install_weights(&self) -> Result<Option<String>> {
         let Some(path) = &self.weights else { return Ok(None) };
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let w: ur_bots::Weights = serde_json::from_str(&text).with_context(|| format!("{}: not a weights file", path.display()))?;
-        ur_bots::Weights::install(w).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        let text = crate::files::install_weights(path)?;
         Ok(Some(content_hash(text.as_bytes())))
     }
 

@@ -29,14 +29,24 @@ pub fn write_weights(path: &Path, weights: &ur_bots::Weights) -> Result<()> {
 /// Reads a weights file (as written by `ur train-eval`) and checks that it
 /// fits the features this build computes.
 pub fn read_weights(path: &Path) -> Result<ur_bots::Weights> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let weights: ur_bots::Weights = serde_json::from_str(&text).with_context(|| format!("{}: not a weights file", path.display()))?;
-    weights.check().map_err(|e| anyhow!("{}: {e}", path.display()))?;
-    Ok(weights)
+    parse_weights(path, &read_text(path)?)
 }
 
 /// Makes the weights in `path` the ones every bot made afterwards uses
-/// (`--weights FILE`, to measure a candidate without rebuilding).
-pub fn install_weights(path: &Path) -> Result<()> {
-    ur_bots::Weights::install(read_weights(path)?).map_err(|e| anyhow!("{}: {e}", path.display()))
+/// (`--weights FILE`, to measure a candidate without rebuilding). Returns
+/// the file's text.
+pub fn install_weights(path: &Path) -> Result<String> {
+    let text = read_text(path)?;
+    ur_bots::Weights::install(parse_weights(path, &text)?).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    Ok(text)
+}
+
+fn read_text(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+fn parse_weights(path: &Path, text: &str) -> Result<ur_bots::Weights> {
+    let weights: ur_bots::Weights = serde_json::from_str(text).with_context(|| format!("{}: not a weights file", path.display()))?;
+    weights.check().map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    Ok(weights)
 }

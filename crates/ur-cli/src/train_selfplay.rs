@@ -13,10 +13,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use serde_json::json;
-use ur_bots::eval::{family_key, geometry_key, RulesWeights, Weights, NF};
+use ur_bots::eval::{family_key, geometry_key, RulesWeights, NF};
 use ur_bots::selfplay::{self_play_fit, SelfPlayConfig};
 
 use crate::rules_arg::RulesArgs;
@@ -69,9 +69,7 @@ pub struct TrainSelfPlayCmd {
 
 impl TrainSelfPlayCmd {
     pub fn run(self) -> Result<()> {
-        let text = std::fs::read_to_string(&self.base).with_context(|| format!("cannot read {}", self.base.display()))?;
-        let mut weights: Weights = serde_json::from_str(&text).with_context(|| format!("{}: not a weights file", self.base.display()))?;
-        weights.check().map_err(|e| anyhow::anyhow!("{}: {e}", self.base.display()))?;
+        let mut weights = crate::files::read_weights(&self.base)?;
         let rules = Arc::new(self.rules.load()?.rules);
         if rules.named_pieces() {
             bail!("self-play fits rule sets without named pieces only");
