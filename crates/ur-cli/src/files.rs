@@ -42,7 +42,8 @@ pub fn install_weights(path: &Path) -> Result<String> {
 }
 
 fn read_text(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    String::from_utf8(bytes).map_err(|_| anyhow!("{}: not a weights file (not UTF-8 text)", path.display()))
 }
 
 fn parse_weights(path: &Path, text: &str) -> Result<ur_bots::Weights> {

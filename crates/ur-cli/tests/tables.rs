@@ -364,3 +364,24 @@ fn missing_foreign_and_damaged_tables_are_reported() {
     run_fails(&["eval", "--table", t, "{"], &["bad position"]);
     run_fails(&["eval", "--table", t, r#"{"to_move":"light","light":{"reserve":3,"off":0},"dark":{"reserve":2,"off":0}}"#], &["illegal position", "pieces"]);
 }
+
+/// `ur train-table` fits a model to a solved table and adds it to a copy of
+/// the weights, reproducibly; bad input is refused.
+#[test]
+fn train_table_adds_a_model_fitted_to_the_table() {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ur-bots/weights/race.json");
+    let (a, b) = (work_dir().join("w-a.json"), work_dir().join("w-b.json"));
+    for out in [&a, &b] {
+        let args = ["train-table", "--table", table(), "--base", path_str(&base), "--samples", "2000", "--out", path_str(out)];
+        assert!(run_ok(&args).contains("finkel@2"));
+    }
+    assert_eq!(fs::read(&a).unwrap(), fs::read(&b).unwrap(), "the same arguments reproduce the file");
+    let w = json(&fs::read_to_string(&a).unwrap());
+    let models: Vec<&str> = w["rules"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(models.iter().filter(|m| **m == "finkel@2").count(), 1, "{models:?}");
+    let fit = &w["training"]["table_fits"].as_array().unwrap().iter().find(|f| f["id"] == "finkel@2").unwrap()["held_out"];
+    assert!(fit["rmse_pp"].as_f64().unwrap() < 10.0, "{fit}");
+    run_fails(&["train-table", "--table", table(), "--base", table(), "--out", path_str(&a)], &["not a weights file"]);
+    run_fails(&["train-table", "--table", path_str(&base), "--base", path_str(&base), "--out", path_str(&a)], &["not a table file"]);
+    run_fails(&["train-table", "--table", table(), "--base", path_str(&base), "--samples", "5", "--out", path_str(&a)], &["--samples"]);
+}
