@@ -96,6 +96,8 @@ impl GenericSearch {
     /// Every open action with its value for the mover, `depth` rolls deep.
     pub fn action_values(&mut self, game: &AnyGame, depth: u32) -> Vec<(AnyAction, f64)> {
         let (me, actions) = open_actions(game);
+        // Every node copies the game: copy no history.
+        let game = &game.without_history();
         actions
             .into_iter()
             .map(|a| {

@@ -592,7 +592,7 @@ impl Bot for MctsBot {
         if actions.len() == 1 {
             return actions[0].clone();
         }
-        let sim = AnySim::new(game.clone());
+        let sim = AnySim::new(game.without_history());
         let i = search(&sim, side, self.budget, &mut self.rng, &mut self.stats);
         actions[i].clone()
     }

@@ -216,6 +216,20 @@ impl AnyGame {
         }
     }
 
+    /// A copy for a search: the same position and rules without the record
+    /// of how the game got there (the marker games' histories grow with
+    /// every step, and searches copy the game at every step; the tower
+    /// games keep theirs, as repetitions end games).
+    pub fn without_history(&self) -> AnyGame {
+        let mut g = self.clone();
+        match &mut g {
+            AnyGame::Bens(b) => b.forget_history(),
+            AnyGame::Akalandung(a) => a.forget_history(),
+            AnyGame::Race(_) | AnyGame::Tower(_) => {}
+        }
+        g
+    }
+
     /// The race game, for the race-only tools (tables, evaluation).
     pub fn as_race(&self) -> Option<&Game> {
         match self {
@@ -436,6 +450,21 @@ mod tests {
             }
         }
         game.turn()
+    }
+
+    /// A copy without history is the same position: the same turn, actions,
+    /// standing and position, and it plays on to the same end.
+    #[test]
+    fn a_copy_without_history_is_the_same_position() {
+        for set in family_rule_sets() {
+            let mut game = AnyGame::new(set.id, &Options::new(), Side::Light).unwrap();
+            random_game(&mut game, 3, 40);
+            let mut copy = game.without_history();
+            assert_eq!((copy.turn(), copy.actions()), (game.turn(), game.actions()), "{}", set.id);
+            assert_eq!(copy.standing(Side::Light), game.standing(Side::Light), "{}", set.id);
+            assert_eq!(copy.position_json(), game.position_json(), "{}", set.id);
+            assert_eq!(random_game(&mut copy, 5, 200_000), random_game(&mut game, 5, 200_000), "{}", set.id);
+        }
     }
 
     #[test]

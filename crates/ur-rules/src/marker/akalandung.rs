@@ -6,6 +6,7 @@
 //! differential test checks it against the race engine). Pieces are kept one
 //! by one, so a pair of Twins is two pieces with the twin mark on one square.
 
+use std::sync::Arc;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -178,7 +179,8 @@ pub type AkalandungEvent = super::Event<AkalandungAction>;
 #[derive(Clone, Debug)]
 pub struct AkalandungGame {
     cfg: Config,
-    options: OptionValues,
+    /// Shared: games are cloned for every step of a search.
+    options: Arc<OptionValues>,
     sides: [SideState; 2],
     phase: Phase,
     throw: Option<u8>,
@@ -199,7 +201,7 @@ impl AkalandungGame {
         let side = SideState { reserve: PIECES, off: 0, board: Vec::new() };
         Ok(AkalandungGame {
             cfg: config(&values),
-            options: values,
+            options: Arc::new(values),
             sides: [side.clone(), side],
             phase: Phase::Roll(first),
             throw: None,
@@ -270,6 +272,11 @@ impl AkalandungGame {
     /// The steps played so far.
     pub fn history(&self) -> &[AkalandungEvent] {
         &self.history
+    }
+
+    /// Forgets the history (a copy for a search, which needs the position only).
+    pub(crate) fn forget_history(&mut self) {
+        self.history = Vec::new();
     }
 
     /// The winner, once the game is over.

@@ -15,6 +15,7 @@
 //! entry); a side that threw a zero then decides its jump. Normal play begins
 //! with the side the procedure chose.
 
+use std::sync::Arc;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -202,7 +203,8 @@ pub type BensEvent = super::Event<BensAction>;
 #[derive(Clone, Debug)]
 pub struct BensGame {
     cfg: Config,
-    options: OptionValues,
+    /// Shared: games are cloned for every step of a search.
+    options: Arc<OptionValues>,
     sides: [SideState; 2],
     phase: Phase,
     /// The move value of the throw being decided.
@@ -230,7 +232,7 @@ impl BensGame {
         let side = SideState { home: MARKERS, off: 0, board: Vec::new() };
         Ok(BensGame {
             cfg,
-            options: values,
+            options: Arc::new(values),
             sides: [side.clone(), side],
             phase,
             throw: None,
@@ -299,6 +301,11 @@ impl BensGame {
     /// the other side chooses.
     pub fn history(&self) -> &[BensEvent] {
         &self.history
+    }
+
+    /// Forgets the history (a copy for a search, which needs the position only).
+    pub(crate) fn forget_history(&mut self) {
+        self.history = Vec::new();
     }
 
     /// The winner, once the game is over.
