@@ -126,6 +126,34 @@ impl Weights {
         WEIGHTS.set(weights).map_err(|_| "the weights are already in use".to_string())
     }
 
+    /// Adds a model fitted at the rules' piece count (by self-play, or to a
+    /// table of the full game) as `id`, its `1/N` terms 0, replacing an
+    /// earlier model of that name; `record` (with that `id`) replaces the
+    /// earlier one in the array `training.<key>`.
+    pub fn put_model(&mut self, rules: &Rules, id: &str, (bias, w, squares): (f64, [f64; NF], Vec<f64>), key: &str, record: serde_json::Value) {
+        self.rules.retain(|r| r.id != id);
+        self.rules.push(RulesWeights {
+            id: id.to_string(),
+            geometry: geometry_key(rules),
+            family: family_key(rules),
+            path_len: rules.path_len(),
+            bias,
+            weights: w.to_vec(),
+            bias_inv_pieces: 0.0,
+            weights_inv_pieces: vec![0.0; NF],
+            squares,
+        });
+        let mut records = self.training.get(key).and_then(|s| s.as_array()).cloned().unwrap_or_default();
+        records.retain(|r| r.get("id").and_then(|i| i.as_str()) != Some(id));
+        records.push(record);
+        match self.training.as_object_mut() {
+            Some(t) => {
+                t.insert(key.into(), serde_json::Value::Array(records));
+            }
+            None => self.training = serde_json::json!({ key: records }),
+        }
+    }
+
     /// Checks that the weights fit the features this build computes.
     ///
     /// # Errors

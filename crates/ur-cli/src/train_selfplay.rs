@@ -16,7 +16,6 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 use clap::Args;
 use serde_json::json;
-use ur_bots::eval::{family_key, geometry_key, RulesWeights, NF};
 use ur_bots::selfplay::{self_play_fit, SelfPlayConfig};
 
 use crate::rules_arg::RulesArgs;
@@ -83,9 +82,6 @@ impl TrainSelfPlayCmd {
         let id = format!("{}@{pieces}", rules.id());
         // Start from what the base gives the rules, without an earlier self-play model of this name.
         weights.rules.retain(|r| r.id != id);
-        let mut runs: Vec<serde_json::Value> =
-            weights.training.get("self_play").and_then(|s| s.as_array()).cloned().unwrap_or_default();
-        runs.retain(|r| r.get("id").and_then(|i| i.as_str()) != Some(id.as_str()));
         let (b, w, from) = weights.model_for(&rules);
         let from = from.unwrap_or("generic").to_string();
         let cfg = SelfPlayConfig {
@@ -117,18 +113,7 @@ impl TrainSelfPlayCmd {
             );
         });
         let m = model.rounded();
-        weights.rules.push(RulesWeights {
-            id: id.clone(),
-            geometry: geometry_key(&rules),
-            family: family_key(&rules),
-            path_len: rules.path_len(),
-            bias: m.bias,
-            weights: m.w.to_vec(),
-            bias_inv_pieces: 0.0,
-            weights_inv_pieces: vec![0.0; NF],
-            squares: m.squares,
-        });
-        runs.push(json!({
+        let record = json!({
             "id": id,
             "rules": rules.id(),
             "options": rules.options,
@@ -139,13 +124,8 @@ impl TrainSelfPlayCmd {
             "squares": self.squares,
             "loss": "cross-entropy against TD(lambda) targets from self-play (logistic regression with soft targets), Newton's method",
             "rounds": reports,
-        }));
-        match weights.training.as_object_mut() {
-            Some(t) => {
-                t.insert("self_play".into(), serde_json::Value::Array(runs));
-            }
-            None => weights.training = json!({ "self_play": runs }),
-        }
+        });
+        weights.put_model(&rules, &id, (m.bias, m.w, m.squares), "self_play", record);
         weights.check().map_err(|e| anyhow::anyhow!("{e}"))?;
         crate::files::write_weights(&self.out, &weights)?;
         println!("weights written to {} (model {id}, {:.0} s)", self.out.display(), started.elapsed().as_secs_f64());

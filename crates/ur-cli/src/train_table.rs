@@ -16,7 +16,7 @@ use std::sync::Arc;
 use anyhow::{bail, Result};
 use clap::Args;
 use serde_json::json;
-use ur_bots::eval::{family_key, geometry_key, Evaluator, RulesWeights, NF};
+use ur_bots::eval::Evaluator;
 use ur_bots::train::{fit_exact, rmse_pp, sample_positions};
 
 use crate::eval_cmd::{LoadedTable, TableRulesArgs};
@@ -59,10 +59,8 @@ impl TrainTableCmd {
         let oracle = table.oracle(Arc::new(self.rules.load(&table)?))?;
         let rules = oracle.rules().clone();
         let id = format!("{}@{}", rules.id(), rules.pieces());
+        // Measure the base without an earlier model of this name.
         weights.rules.retain(|r| r.id != id);
-        let mut fits: Vec<serde_json::Value> = weights.training.get("table_fits").and_then(|s| s.as_array()).cloned().unwrap_or_default();
-        fits.retain(|r| r.get("id").and_then(|i| i.as_str()) != Some(id.as_str()));
-
         let (index, values) = (oracle.index(), &**oracle.table());
         let train = sample_positions(&rules, index, values, self.samples, self.seed);
         let held = sample_positions(&rules, index, values, self.samples / 4, self.seed ^ 0x5eed);
@@ -72,18 +70,7 @@ impl TrainTableCmd {
         let after = rmse_pp(&model.evaluator(&rules), &held);
         println!("held-out RMSE over {} positions: {before:.3} pp with the base weights, {after:.3} pp with {id}", held.len());
 
-        weights.rules.push(RulesWeights {
-            id: id.clone(),
-            geometry: geometry_key(&rules),
-            family: family_key(&rules),
-            path_len: rules.path_len(),
-            bias: model.bias,
-            weights: model.w.to_vec(),
-            bias_inv_pieces: 0.0,
-            weights_inv_pieces: vec![0.0; NF],
-            squares: model.squares,
-        });
-        fits.push(json!({
+        let record = json!({
             "id": id,
             "rules": rules.id(),
             "options": rules.options,
@@ -96,13 +83,8 @@ impl TrainTableCmd {
             "seed": self.seed,
             "loss": "cross-entropy against the table's exact values (logistic regression with soft targets), Newton's method",
             "held_out": { "positions": held.len(), "base_rmse_pp": before, "rmse_pp": after },
-        }));
-        match weights.training.as_object_mut() {
-            Some(t) => {
-                t.insert("table_fits".into(), serde_json::Value::Array(fits));
-            }
-            None => weights.training = json!({ "table_fits": fits }),
-        }
+        });
+        weights.put_model(&rules, &id, (model.bias, model.w, model.squares), "table_fits", record);
         weights.check().map_err(|e| anyhow::anyhow!("{e}"))?;
         crate::files::write_weights(&self.out, &weights)?;
         println!("weights written to {} (model {id})", self.out.display());
