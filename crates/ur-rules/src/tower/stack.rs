@@ -140,7 +140,39 @@ pub fn cell(sq: usize) -> Cell {
 pub struct Stacks {
     bits: [u64; SQUARES],
     len: [u8; SQUARES],
+    /// [`Stacks::digest`], kept up to date by every change: the repetition
+    /// rule needs it at every turn, and searches at every step.
+    digest: u64,
 }
+
+/// A square's share of [`Stacks::digest`]; an empty square's is 0.
+#[inline]
+fn share(sq: usize, bits: u64, len: u8) -> u64 {
+    let term = |bits: u64, len: u8| mix(mix(bits ^ SALTS[sq]) ^ u64::from(len));
+    term(bits, len) ^ EMPTY_TERMS[sq]
+}
+
+/// Per square: a constant that makes equal stacks on different squares hash apart.
+const SALTS: [u64; SQUARES] = {
+    let mut t = [0; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        t[sq] = (sq as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        sq += 1;
+    }
+    t
+};
+
+/// Per square: the hash term of an empty stack.
+const EMPTY_TERMS: [u64; SQUARES] = {
+    let mut t = [0; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        t[sq] = mix(mix(SALTS[sq]));
+        sq += 1;
+    }
+    t
+};
 
 /// Bit mask of the owner bits of the lowest `n` tokens.
 #[inline]
@@ -213,30 +245,44 @@ impl Stacks {
 
     /// Puts a token on top.
     pub fn push(&mut self, sq: usize, t: Token) {
-        self.bits[sq] |= u64::from(t.0) << (2 * self.len[sq]);
-        self.len[sq] += 1;
+        self.change(sq, |bits, len| {
+            *bits |= u64::from(t.0) << (2 * *len);
+            *len += 1;
+        });
     }
 
     /// Lifts the top `n` tokens as a unit (bits, bottom of the unit lowest).
     pub fn take(&mut self, sq: usize, n: u8) -> (u64, u8) {
         let keep = self.len[sq] - n;
         let unit = self.bits[sq] >> (2 * keep);
-        self.bits[sq] &= if keep == 0 { 0 } else { (1u64 << (2 * keep)) - 1 };
-        self.len[sq] = keep;
+        self.change(sq, |bits, len| {
+            *bits &= if keep == 0 { 0 } else { (1u64 << (2 * keep)) - 1 };
+            *len = keep;
+        });
         (unit, n)
     }
 
     /// Puts a unit lifted by [`Stacks::take`] on top, order preserved.
     pub fn put(&mut self, sq: usize, (unit, n): (u64, u8)) {
-        self.bits[sq] |= unit << (2 * self.len[sq]);
-        self.len[sq] += n;
+        self.change(sq, |bits, len| {
+            *bits |= unit << (2 * *len);
+            *len += n;
+        });
     }
 
     /// Turns the top token to its promoted face.
     pub fn promote_top(&mut self, sq: usize) {
         if self.len[sq] > 0 {
-            self.bits[sq] |= 2u64 << (2 * (self.len[sq] - 1));
+            self.change(sq, |bits, len| *bits |= 2u64 << (2 * (*len - 1)));
         }
+    }
+
+    /// Changes one stack, keeping the digest up to date.
+    #[inline]
+    fn change(&mut self, sq: usize, edit: impl FnOnce(&mut u64, &mut u8)) {
+        let before = share(sq, self.bits[sq], self.len[sq]);
+        edit(&mut self.bits[sq], &mut self.len[sq]);
+        self.digest ^= before ^ share(sq, self.bits[sq], self.len[sq]);
     }
 
     /// Tokens of `side` that lie beneath at least one enemy token (prisoners).
@@ -278,11 +324,7 @@ impl Stacks {
 
     /// A 64-bit digest of every stack (for repetition counts).
     pub fn digest(&self) -> u64 {
-        let mut h = 0x243F_6A88_85A3_08D3u64;
-        for sq in 0..SQUARES {
-            h = mix(h ^ self.bits[sq]) ^ u64::from(self.len[sq]);
-        }
-        h
+        self.digest
     }
 
     /// The stack as letters, bottom to top (see [`Token::letter`]).
@@ -293,7 +335,7 @@ impl Stacks {
 
 /// SplitMix64 finaliser.
 #[inline]
-pub fn mix(mut z: u64) -> u64 {
+pub const fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -324,6 +366,33 @@ mod tests {
         assert_eq!(cell(square(Side::Light, 1)), Cell { row: 2, col: 3 });
         assert_eq!(cell(square(Side::Dark, 14)), Cell { row: 0, col: 6 });
         assert_eq!(cell(square(Side::Light, 12)), Cell { row: 1, col: 7 });
+    }
+
+    /// The digest kept up to date by each change depends on the stacks only,
+    /// not on how they came about.
+    #[test]
+    fn the_digest_follows_the_stacks() {
+        let (a, b) = (Token::new(Side::Light, false), Token::new(Side::Dark, false));
+        let mut moved = Stacks::default();
+        moved.push(3, a);
+        moved.push(3, b);
+        let unit = moved.take(3, 1);
+        moved.put(5, unit);
+        moved.promote_top(5);
+        let mut direct = Stacks::default();
+        direct.push(3, a);
+        direct.push(5, b.promote());
+        assert_eq!(moved, direct);
+        assert_eq!(moved.digest(), direct.digest());
+        let mut back = direct;
+        let unit = back.take(5, 1);
+        back.take(3, 1);
+        assert_eq!((back.digest(), back), (Stacks::default().digest(), Stacks::default()));
+        assert_ne!(direct.digest(), Stacks::default().digest());
+        let mut other = Stacks::default();
+        other.push(5, a);
+        other.put(3, unit);
+        assert_ne!(other.digest(), direct.digest(), "the same tokens on other squares");
     }
 
     #[test]
