@@ -162,7 +162,8 @@ struct Marker {
 struct SideState {
     home: u8,
     off: u8,
-    board: Vec<Marker>,
+    /// At most [`MARKERS`], kept inline: searches copy games at every step.
+    board: ArrayVec<Marker, { MARKERS as usize }>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,7 +230,7 @@ impl BensGame {
         let values = OptionValues::read(ID, &rule_set().options, options)?;
         let cfg = config(&values);
         let phase = if cfg.simultaneous_start { Phase::StartRoll(Side::Light) } else { Phase::Roll(first) };
-        let side = SideState { home: MARKERS, off: 0, board: Vec::new() };
+        let side = SideState { home: MARKERS, off: 0, board: ArrayVec::new() };
         Ok(BensGame {
             cfg,
             options: Arc::new(values),
@@ -358,7 +359,7 @@ impl BensGame {
     /// The legal decisions of `side` for a move value (0 = a zero throw).
     fn moves(&self, side: Side, value: u8) -> Vec<BensAction> {
         let st = &self.sides[side.index()];
-        let mut froms: Vec<Marker> = st.board.clone();
+        let mut froms: Vec<Marker> = st.board.to_vec();
         if st.home > 0 {
             froms.push(Marker { pos: 0, face: Face::Blank });
         }
@@ -476,7 +477,8 @@ impl BensGame {
         if st.board.is_empty() {
             st.home -= 1;
         }
-        st.board = vec![Marker { pos: to, face: Face::Blank }];
+        st.board.clear();
+        st.board.push(Marker { pos: to, face: Face::Blank });
     }
 
     fn start_jumps_of(&self, side: Side) -> Vec<u8> {
@@ -637,7 +639,7 @@ fn side_from_setup(side: Side, s: &BensSide) -> Result<SideState, PlayError> {
     if usize::from(home) + placed != usize::from(MARKERS) {
         return bad(format!("home {home} + off {} + {} on the board is not {MARKERS}", s.off, board.len()));
     }
-    Ok(SideState { home, off: s.off, board })
+    Ok(SideState { home, off: s.off, board: board.into_iter().collect() })
 }
 
 /// The position as JSON (`position_json`): the setup format plus the turn.
