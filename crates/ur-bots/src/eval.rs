@@ -233,7 +233,7 @@ impl Weights {
     /// [`EXTRAPOLATE_PIECES`] of the one it was played with, either way.
     pub fn serves(&self, model: &RulesWeights, pieces: u8) -> bool {
         let pieces = u64::from(pieces);
-        if let Some(p) = self.self_play_pieces(model) {
+        if let Some(p) = self.fixed_pieces(model) {
             return pieces.abs_diff(p) <= EXTRAPOLATE_PIECES;
         }
         self.trained_pieces(model).is_none_or(|t| pieces <= t + EXTRAPOLATE_PIECES)
@@ -242,7 +242,7 @@ impl Weights {
     /// The most pieces a specialised model was trained with, if recorded:
     /// its tables' (`training.held_out`), or its self-play games'.
     pub fn trained_pieces(&self, model: &RulesWeights) -> Option<u64> {
-        if let Some(p) = self.self_play_pieces(model) {
+        if let Some(p) = self.fixed_pieces(model) {
             return Some(p);
         }
         let held_out = self.training.get("held_out").and_then(|h| h.as_array())?;
@@ -256,7 +256,7 @@ impl Weights {
     /// The piece count of a model fitted at one piece count, by self-play
     /// or to a table of the full game (its record in `training.self_play`
     /// or `training.table_fits`).
-    fn self_play_pieces(&self, model: &RulesWeights) -> Option<u64> {
+    fn fixed_pieces(&self, model: &RulesWeights) -> Option<u64> {
         ["self_play", "table_fits"]
             .iter()
             .filter_map(|key| self.training.get(*key).and_then(|h| h.as_array()))

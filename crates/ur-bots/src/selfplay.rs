@@ -146,7 +146,6 @@ pub fn self_play_fit(
         let mut ys: Vec<f64> = Vec::new();
         let mut before = 0.0;
         let (mut turns, mut cut, mut first_wins) = (0u64, 0u32, 0u32);
-        let mut sq = Vec::new();
         for g in 0..cfg.games {
             let eps = cfg.explore * f64::from(g % 4) / 3.0;
             // Spread the greedy games evenly over the iteration.
@@ -159,15 +158,7 @@ pub fn self_play_fit(
             let targets = targets(&steps, cfg.lambda);
             for (s, y) in steps.iter().zip(targets) {
                 if s.keep {
-                    let mut f = [0.0; NF];
-                    ev.features(&s.st, &mut f);
-                    let mut row = Vec::with_capacity(1 + NF + ns);
-                    row.push(1.0);
-                    row.extend_from_slice(&f);
-                    if ns > 0 {
-                        ev.square_features(&s.st, &mut sq);
-                        row.extend_from_slice(&sq);
-                    }
+                    let row = crate::train::feature_row(&ev, &s.st, ns > 0);
                     let v = ev.value(&s.st);
                     before += (v - y) * (v - y);
                     rows.push(row);

@@ -6,9 +6,9 @@
 //! differential test checks it against the race engine). Pieces are kept one
 //! by one, so a pair of Twins is two pieces with the twin mark on one square.
 
-use std::sync::Arc;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};

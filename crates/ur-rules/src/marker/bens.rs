@@ -15,9 +15,9 @@
 //! entry); a side that threw a zero then decides its jump. Normal play begins
 //! with the side the procedure chose.
 
-use std::sync::Arc;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};

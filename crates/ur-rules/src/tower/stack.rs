@@ -148,27 +148,18 @@ pub struct Stacks {
 /// A square's share of [`Stacks::digest`]; an empty square's is 0.
 #[inline]
 fn share(sq: usize, bits: u64, len: u8) -> u64 {
-    let term = |bits: u64, len: u8| mix(mix(bits ^ SALTS[sq]) ^ u64::from(len));
-    term(bits, len) ^ EMPTY_TERMS[sq]
+    let (salt, empty) = SALTS[sq];
+    mix(mix(bits ^ salt) ^ u64::from(len)) ^ empty
 }
 
-/// Per square: a constant that makes equal stacks on different squares hash apart.
-const SALTS: [u64; SQUARES] = {
-    let mut t = [0; SQUARES];
+/// Per square: a constant that makes equal stacks on different squares
+/// hash apart, and the hash term of an empty stack there.
+const SALTS: [(u64, u64); SQUARES] = {
+    let mut t = [(0, 0); SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
-        t[sq] = (sq as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        sq += 1;
-    }
-    t
-};
-
-/// Per square: the hash term of an empty stack.
-const EMPTY_TERMS: [u64; SQUARES] = {
-    let mut t = [0; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        t[sq] = mix(mix(SALTS[sq]));
+        let salt = (sq as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        t[sq] = (salt, mix(mix(salt)));
         sq += 1;
     }
     t
