@@ -9,7 +9,7 @@
 //! computes exactly what [`Bellman::parts`] computes (the same maxima, the
 //! same sums in the same order).
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 use ur_rules::{Move, Rules, Side, State};
@@ -39,6 +39,25 @@ pub(crate) enum Mode<'a> {
     Record(&'a [AtomicU32]),
 }
 
+/// Which moves a sweep reads.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Moves {
+    /// Every move of every throw; the best is taken.
+    All,
+    /// Every move, remembering which one was best: the policy.
+    Recording,
+    /// Only the move the policy names: one value per throw instead of
+    /// every move's. Once the best moves have settled this computes what
+    /// a full sweep computes, at a fraction of the memory reads.
+    Policy,
+}
+
+const ALL: u8 = 0;
+const RECORDING: u8 = 1;
+const POLICY: u8 = 2;
+/// A recorded choice: the constant (a move leaving the group) was best.
+const CHOSE_CONST: u8 = u8::MAX;
+
 /// A position of the upper layer and its pass partner (same board, other
 /// side to move), group-relative.
 #[derive(Clone, Copy)]
@@ -55,6 +74,10 @@ struct Chunk {
     counts: Box<[u8]>,
     consts: Box<[f64]>,
     refs: Box<[u32]>,
+    /// Per row and throw, the best move of the last recording sweep: the
+    /// index of a reference, or [`CHOSE_CONST`]. (Before any, the first
+    /// reference, or the constant when there is none: never nothing.)
+    choices: Box<[AtomicU8]>,
 }
 
 /// A chunk's rows while they are compiled.
@@ -81,7 +104,13 @@ impl Rows {
 
     /// The rows, copied into exactly sized arrays.
     fn to_chunk(&self) -> Chunk {
-        Chunk { pairs: self.pairs.as_slice().into(), counts: self.counts.as_slice().into(), consts: self.consts.as_slice().into(), refs: self.refs.as_slice().into() }
+        Chunk {
+            pairs: self.pairs.as_slice().into(),
+            counts: self.counts.as_slice().into(),
+            consts: self.consts.as_slice().into(),
+            refs: self.refs.as_slice().into(),
+            choices: self.counts.iter().map(|_| AtomicU8::new(0)).collect(),
+        }
     }
 }
 
@@ -107,10 +136,11 @@ pub(crate) struct Operator {
 }
 
 /// Bytes an operator needs per position, estimated before it is built:
-/// a pair's indices, and per throw a count, a constant now and then, and
-/// about one reference for every two pieces (measured on the Masters path).
+/// a pair's indices, and per throw a count, a recorded choice, a constant
+/// now and then, and about one reference for every two pieces (measured on
+/// the Masters path).
 pub(crate) fn bytes_per_position(rules: &Rules, throws: usize) -> u64 {
-    4 + throws as u64 * (1 + 2 + 4 * u64::from(rules.pieces()).div_ceil(2))
+    4 + throws as u64 * (2 + 2 + 4 * u64::from(rules.pieces()).div_ceil(2))
 }
 
 impl Operator {
@@ -134,16 +164,18 @@ impl Operator {
 
     /// The memory the compiled rows take.
     pub(crate) fn bytes(&self) -> u64 {
-        let size = |c: &Chunk| std::mem::size_of_val(&*c.pairs) + c.counts.len() + 8 * c.consts.len() + 4 * c.refs.len();
+        let size = |c: &Chunk| std::mem::size_of_val(&*c.pairs) + 2 * c.counts.len() + 8 * c.consts.len() + 4 * c.refs.len();
         self.chunks.iter().map(size).sum::<usize>() as u64
     }
 
-    /// `R` and `q` of the row at the cursor (see `settle_pair` in solve.rs).
+    /// `R` and `q` of the row at the cursor (see `settle_pair` in solve.rs),
+    /// reading the moves `M` says (`ALL`, `RECORDING` or `POLICY`).
     #[inline]
-    fn parts(&self, c: &Chunk, at: &mut Cursor, values: &[AtomicU64]) -> (f64, f64) {
+    fn parts<const M: u8>(&self, c: &Chunk, at: &mut Cursor, values: &[AtomicU64]) -> (f64, f64) {
         let (mut r, mut q) = (0.0, 0.0);
         for p in &self.probs {
-            let n = c.counts[at.count];
+            let k = at.count;
+            let n = c.counts[k];
             at.count += 1;
             if n == PASS {
                 q += p;
@@ -155,37 +187,66 @@ impl Operator {
                 at.konst += 1;
             }
             let end = at.refs + usize::from(n & !HAS_CONST);
-            for &e in &c.refs[at.refs..end] {
-                // Branch-free `1 - v` or `v` (the flag is unpredictable), exact:
-                // `-v + 1` rounds once, as `1 - v` does.
-                let flip = f64::from(e >> 31);
-                let v = Values::get(values, self.base + u64::from(e & !FLIP));
-                let x = (1.0 - 2.0 * flip) * v + flip;
-                // Not `f64::max`: no NaN handling needed, so one `maxsd`.
-                best = if x > best { x } else { best };
-            }
+            let refs = &c.refs[at.refs..end];
             at.refs = end;
+            if M == POLICY {
+                if let Some(&e) = refs.get(usize::from(c.choices[k].load(Relaxed))) {
+                    best = self.value(values, e);
+                }
+            } else {
+                let mut choice = CHOSE_CONST;
+                for (m, &e) in refs.iter().enumerate() {
+                    let x = self.value(values, e);
+                    if M == RECORDING && x > best {
+                        choice = m as u8;
+                    }
+                    // Not `f64::max`: no NaN handling needed, so one `maxsd`.
+                    best = if x > best { x } else { best };
+                }
+                if M == RECORDING {
+                    c.choices[k].store(choice, Relaxed);
+                }
+            }
             r += p * best;
         }
         (r, q)
     }
 
+    /// The value a reference reads: `V` or `1 - V`.
+    #[inline(always)]
+    fn value(&self, values: &[AtomicU64], e: u32) -> f64 {
+        // Branch-free `1 - v` or `v` (the flag is unpredictable), exact:
+        // `-v + 1` rounds once, as `1 - v` does.
+        let flip = f64::from(e >> 31);
+        let v = Values::get(values, self.base + u64::from(e & !FLIP));
+        (1.0 - 2.0 * flip) * v + flip
+    }
+
     /// One Gauss-Seidel sweep, pass partners solved together. Returns the
-    /// largest change, or with [`Mode::Check`] `max |T(v) - v|`.
-    pub(crate) fn sweep(&self, values: &[AtomicU64], mode: Mode) -> f64 {
+    /// largest change, or with [`Mode::Check`] `max |T(v) - v|` (of the
+    /// policy's operator with [`Moves::Policy`]).
+    pub(crate) fn sweep(&self, values: &[AtomicU64], mode: Mode, moves: Moves) -> f64 {
+        match moves {
+            Moves::All => self.sweep_reading::<ALL>(values, &mode),
+            Moves::Recording => self.sweep_reading::<RECORDING>(values, &mode),
+            Moves::Policy => self.sweep_reading::<POLICY>(values, &mode),
+        }
+    }
+
+    fn sweep_reading<const M: u8>(&self, values: &[AtomicU64], mode: &Mode) -> f64 {
         self.chunks
             .par_iter()
             .map(|c| {
                 let mut at = Cursor::default();
-                c.pairs.iter().map(|&pair| self.update_pair(c, pair, &mut at, values, &mode)).fold(0.0, f64::max)
+                c.pairs.iter().map(|&pair| self.update_pair::<M>(c, pair, &mut at, values, mode)).fold(0.0, f64::max)
             })
             .reduce(|| 0.0, f64::max)
     }
 
-    fn update_pair(&self, c: &Chunk, pair: Pair, at: &mut Cursor, values: &[AtomicU64], mode: &Mode) -> f64 {
+    fn update_pair<const M: u8>(&self, c: &Chunk, pair: Pair, at: &mut Cursor, values: &[AtomicU64], mode: &Mode) -> f64 {
         let (i, j) = (self.base + u64::from(pair.i), self.base + u64::from(pair.j));
-        let (ri, qi) = self.parts(c, at, values);
-        let (rj, qj) = self.parts(c, at, values);
+        let (ri, qi) = self.parts::<M>(c, at, values);
+        let (rj, qj) = self.parts::<M>(c, at, values);
         let (di, dj) = crate::solve::settle_pair((i, ri, qi), (j, rj, qj), values, !matches!(mode, Mode::Check));
         if let Mode::Record(steps) = mode {
             steps[pair.i as usize].store((di as f32).to_bits(), Relaxed);
