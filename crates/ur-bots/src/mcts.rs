@@ -392,21 +392,32 @@ impl Sim for AnySim {
 /// mover, ties drawn at random; `None` when no action is open.
 fn greedy_pick(g: &AnyGame, rng: &mut Xoshiro256PlusPlus) -> Option<AnyGame> {
     let Turn::Decide(me) = g.turn() else { return None };
-    let mut best: Vec<AnyGame> = Vec::new();
+    let actions = g.actions();
+    // The indices of the best actions; only the last one's game is kept
+    // (games are large, and usually one action is best).
+    let mut ties: Vec<usize> = Vec::new();
+    let mut kept: Option<(usize, AnyGame)> = None;
     let mut best_value = f64::NEG_INFINITY;
-    for a in g.actions() {
-        let child = after(g, &a);
+    for (k, a) in actions.iter().enumerate() {
+        let child = after(g, a);
         let v = worth(&child, me);
         if v > best_value + 1e-12 {
             best_value = v;
-            best.clear();
+            ties.clear();
         }
         if v >= best_value - 1e-12 {
-            best.push(child);
+            ties.push(k);
+            kept = Some((k, child));
         }
     }
-    let n = best.len();
-    (n > 0).then(|| best.swap_remove(rng.gen_range(0..n)))
+    let n = ties.len();
+    (n > 0).then(|| {
+        let k = ties[rng.gen_range(0..n)];
+        match kept {
+            Some((i, child)) if i == k => child,
+            _ => after(g, &actions[k]),
+        }
+    })
 }
 
 const NONE: u32 = u32::MAX;

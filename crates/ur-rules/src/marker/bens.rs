@@ -203,7 +203,8 @@ pub type BensEvent = super::Event<BensAction>;
 /// A game of `bens-ur`.
 #[derive(Clone, Debug)]
 pub struct BensGame {
-    cfg: Config,
+    /// Shared, like `options`: a search clones the game at every step.
+    cfg: Arc<Config>,
     /// Shared: games are cloned for every step of a search.
     options: Arc<OptionValues>,
     sides: [SideState; 2],
@@ -232,7 +233,7 @@ impl BensGame {
         let phase = if cfg.simultaneous_start { Phase::StartRoll(Side::Light) } else { Phase::Roll(first) };
         let side = SideState { home: MARKERS, off: 0, board: ArrayVec::new() };
         Ok(BensGame {
-            cfg,
+            cfg: Arc::new(cfg),
             options: Arc::new(values),
             sides: [side.clone(), side],
             phase,
@@ -336,19 +337,27 @@ impl BensGame {
     /// Whether a marker of `side` with `face` may end a move on `pos`, and
     /// what it captures there (RULESETS.md §5.3).
     fn landing(&self, side: Side, face: Face, pos: u8) -> Option<Landing> {
-        let occ = self.occupants(self.cell(side, pos));
-        let same_face = occ.iter().find(|(_, m)| m.face == face).copied();
+        // One pass over the markers, in the order of [`BensGame::occupants`]
+        // (no list built: searches call this for every move they try).
+        let cell = self.cell(side, pos);
+        let (mut all, mut own_face) = (0u8, 0u8);
+        let mut same_face: Option<(Side, Marker)> = None;
+        for s in Side::BOTH {
+            for m in self.sides[s.index()].board.iter().filter(|m| self.cell(s, m.pos) == cell) {
+                all += 1;
+                if m.face == face {
+                    own_face += u8::from(s == side);
+                    same_face = same_face.or(Some((s, *m)));
+                }
+            }
+        }
         match self.kind(pos) {
             SquareKind::Rosette => {
-                let counted = if self.cfg.per_side_and_face {
-                    occ.iter().filter(|(s, m)| *s == side && m.face == face).count()
-                } else {
-                    occ.len()
-                };
-                (counted < usize::from(self.cfg.rosette_capacity)).then_some(Landing::Free)
+                let counted = if self.cfg.per_side_and_face { own_face } else { all };
+                (counted < self.cfg.rosette_capacity).then_some(Landing::Free)
             }
             kind => match same_face {
-                None if occ.is_empty() || kind.shared_by_faces() => Some(Landing::Free),
+                None if all == 0 || kind.shared_by_faces() => Some(Landing::Free),
                 None => None,
                 Some((owner, m)) if owner != side => Some(Landing::Capture(m.pos)),
                 Some(_) => None,

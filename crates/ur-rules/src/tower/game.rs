@@ -106,7 +106,9 @@ pub struct TowerGame {
     progress: bool,
     /// Whether it made an irreversible change (earlier positions cannot recur).
     irreversible: bool,
-    /// Digests of the positions at turn starts since the last irreversible change.
+    /// Digests of the positions at turn starts since the last irreversible
+    /// change, sorted (only their counts matter, and searches ask for them
+    /// at every step).
     history: Vec<u64>,
     pub(super) end: Option<EndReason>,
 }
@@ -351,8 +353,9 @@ impl TowerGame {
         }
         if self.rules.repetition_limit > 0 {
             let d = self.digest();
-            let seen = self.history.iter().filter(|&&h| h == d).count() as u32 + 1;
-            self.history.push(d);
+            let seen = self.times_seen(d) as u32 + 1;
+            let at = self.history.partition_point(|&h| h <= d);
+            self.history.insert(at, d);
             if seen >= self.rules.repetition_limit {
                 self.finish(self.stalemate_winner(), EndReason::Repetition);
             }
@@ -418,14 +421,20 @@ impl TowerGame {
             return 1.0;
         }
         let d = self.digest();
-        let seen = self.history.iter().filter(|&&h| h == d).count() as f64;
+        let seen = self.times_seen(d) as f64;
         1.0 - REPETITION_DAMPING * ((seen - 1.0).max(0.0) / f64::from(limit - 1)).min(1.0)
     }
 
-    /// Material: free tokens (promoted ones a little more) against the opponent's.
-    fn material(&self, side: Side) -> f64 {
-        let (free, promoted) = self.stacks.free_tokens(side);
-        f64::from(free + u32::from(self.reserve[side.index()])) + 0.25 * f64::from(promoted)
+    /// How often a turn started in the position with digest `d` since the last irreversible change.
+    fn times_seen(&self, d: u64) -> usize {
+        let from = self.history.partition_point(|&h| h < d);
+        self.history[from..].iter().take_while(|&&h| h == d).count()
+    }
+
+    /// Material of both sides: free tokens (promoted ones a little more).
+    fn material(&self) -> [f64; 2] {
+        let free = self.stacks.free_tokens_by_side();
+        std::array::from_fn(|s| f64::from(free[s].0 + u32::from(self.reserve[s])) + 0.25 * f64::from(free[s].1))
     }
 }
 
@@ -499,7 +508,8 @@ impl Playable for TowerGame {
             _ => {}
         }
         let full = 1.25 * f64::from(self.rules.tokens);
-        let lead = (self.material(side) - self.material(side.other())) / (2.0 * full);
+        let material = self.material();
+        let lead = (material[side.index()] - material[side.other().index()]) / (2.0 * full);
         (0.5 + lead * self.repetition_damping()).clamp(0.0, 1.0)
     }
 }
