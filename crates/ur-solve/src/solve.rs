@@ -340,9 +340,9 @@ fn layer_groups(index: &Indexer) -> Vec<Vec<Layer>> {
 /// settled, and most sweeps read only the moves a recording sweep found
 /// best ([`Moves::Policy`]). Every [`FULL_EVERY`]th sweep, and the sweep
 /// after a policy sweep that met the tolerance, reads every move again and
-/// records the best anew; only such a full sweep can end the solve. The last sweep's change bounds
-/// `max |T(v) - v|` of the values it leaves (see [`residual_bound`]), so no
-/// checking sweep is needed.
+/// records the best anew; only such a full sweep can end the solve. Its
+/// change bounds `max |T(v) - v|` of the values it leaves (see
+/// [`residual_bound`]), so no checking sweep is needed.
 fn solve_group(op: &Operator, group: &[Layer], values: &[AtomicU64], tol: f64, progress: &dyn Progress) -> Result<(f64, u32), SolveError> {
     let base = group.iter().map(|l| l.start).min().expect("a group has a layer") as usize;
     let len: u64 = group.iter().map(|l| l.len).sum();
@@ -365,19 +365,26 @@ fn solve_group(op: &Operator, group: &[Layer], values: &[AtomicU64], tol: f64, p
         match accel.as_mut() {
             Some(a) => {
                 a.after_sweep(slice);
-                let check = since_full + 1 >= FULL_EVERY || residual_bound(change) <= tol;
-                moves = match moves {
-                    _ if change > POLICY_BELOW => Moves::All,
-                    Moves::All => Moves::Recording,
-                    _ if check => Moves::Recording,
-                    _ => Moves::Policy,
-                };
+                moves = next_moves(moves, change, since_full, tol);
             }
             None if change < ACCELERATE_BELOW => {
                 accel = Some(Anderson::new(len as usize).map_err(|e| SolveError::Io(format!("cannot allocate the acceleration history: {e}")))?);
             }
             None => {}
         }
+    }
+}
+
+/// What the sweep after an accelerated one reads, given what that one read,
+/// its change, and the policy sweeps made since the last full one.
+fn next_moves(last: Moves, change: f64, since_full: u32, tol: f64) -> Moves {
+    let check = since_full + 1 >= FULL_EVERY || residual_bound(change) <= tol;
+    match last {
+        _ if change > POLICY_BELOW => Moves::All,
+        // The policy is recorded before it is followed.
+        Moves::All => Moves::Recording,
+        _ if check => Moves::Recording,
+        _ => Moves::Policy,
     }
 }
 
@@ -496,6 +503,21 @@ mod tests {
                 assert!(measured <= sol.residual && sol.residual <= cfg.tolerance, "{id} {threads}: measured {measured}, bound {}", sol.residual);
             }
         }
+    }
+
+    /// Policy sweeps follow a recording sweep, give way to a full one every
+    /// `FULL_EVERY` sweeps and after meeting the tolerance, and stop when
+    /// the change grows past `POLICY_BELOW`.
+    #[test]
+    fn sweeps_follow_a_recorded_policy_between_full_sweeps() {
+        let small = POLICY_BELOW / 10.0;
+        assert_eq!(next_moves(Moves::All, POLICY_BELOW * 2.0, 0, 1e-12), Moves::All);
+        assert_eq!(next_moves(Moves::All, small, 0, 1e-12), Moves::Recording);
+        assert_eq!(next_moves(Moves::Recording, small, 0, 1e-12), Moves::Policy);
+        assert_eq!(next_moves(Moves::Policy, small, FULL_EVERY - 2, 1e-12), Moves::Policy);
+        assert_eq!(next_moves(Moves::Policy, small, FULL_EVERY - 1, 1e-12), Moves::Recording);
+        assert_eq!(next_moves(Moves::Policy, 1e-13, 1, 1e-12), Moves::Recording);
+        assert_eq!(next_moves(Moves::Recording, POLICY_BELOW * 2.0, 0, 1e-12), Moves::All);
     }
 
     /// A policy sweep reads the moves the last recording sweep found best:
