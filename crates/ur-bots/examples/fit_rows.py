@@ -6,7 +6,7 @@ RMSE in percentage points (the last fifth of the rows is held out).
 Needs numpy and scikit-learn. A research aid: the engine's models are fitted in Rust.
 """
 import numpy as np, sys, time
-from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.linear_model import Ridge
 from sklearn.neural_network import MLPRegressor
 from sklearn.ensemble import HistGradientBoostingRegressor
 d = np.loadtxt(sys.argv[1], delimiter=',')

@@ -7,7 +7,8 @@
 //! solved) and references to the positions inside the group that the other
 //! moves reach. A sweep then only reads values. The compiled operator
 //! computes exactly what [`Bellman::parts`] computes (the same maxima, the
-//! same sums in the same order).
+//! same sums in the same order). A sweep may also record which move was best
+//! per throw, and later sweeps read only that one ([`Moves`]).
 
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 

@@ -353,9 +353,7 @@ impl TowerGame {
         }
         if self.rules.repetition_limit > 0 {
             let d = self.digest();
-            let seen = self.times_seen(d) as u32 + 1;
-            let at = self.history.partition_point(|&h| h <= d);
-            self.history.insert(at, d);
+            let seen = self.record_turn_start(d) as u32;
             if seen >= self.rules.repetition_limit {
                 self.finish(self.stalemate_winner(), EndReason::Repetition);
             }
@@ -421,19 +419,27 @@ impl TowerGame {
             return 1.0;
         }
         let d = self.digest();
-        let seen = self.times_seen(d) as f64;
+        let seen = self.seen_at(d).1 as f64;
         1.0 - REPETITION_DAMPING * ((seen - 1.0).max(0.0) / f64::from(limit - 1)).min(1.0)
     }
 
-    /// How often a turn started in the position with digest `d` since the last irreversible change.
-    fn times_seen(&self, d: u64) -> usize {
+    /// Where `d`'s run starts in the sorted history, and its length: how
+    /// often a turn started there since the last irreversible change.
+    fn seen_at(&self, d: u64) -> (usize, usize) {
         let from = self.history.partition_point(|&h| h < d);
-        self.history[from..].iter().take_while(|&&h| h == d).count()
+        (from, self.history[from..].iter().take_while(|&&h| h == d).count())
+    }
+
+    /// Records a turn start in `d`; returns how often it has now been seen.
+    fn record_turn_start(&mut self, d: u64) -> usize {
+        let (from, seen) = self.seen_at(d);
+        self.history.insert(from + seen, d);
+        seen + 1
     }
 
     /// Material of both sides: free tokens (promoted ones a little more).
     fn material(&self) -> [f64; 2] {
-        let free = self.stacks.free_tokens_by_side();
+        let free = self.stacks.free_tokens();
         std::array::from_fn(|s| f64::from(free[s].0 + u32::from(self.reserve[s])) + 0.25 * f64::from(free[s].1))
     }
 }

@@ -289,23 +289,16 @@ impl Stacks {
         }
     }
 
-    /// Tokens of `side` that are free (not prisoners), and how many of those are promoted.
-    pub fn free_tokens(&self, side: Side) -> (u32, u32) {
-        self.free_tokens_by_side()[side.index()]
-    }
-
-    /// [`Stacks::free_tokens`] of both sides, in one pass (search leaves need both).
-    pub fn free_tokens_by_side(&self) -> [(u32, u32); 2] {
+    /// Per side (by [`Side::index`]): its free tokens (not prisoners), and
+    /// how many of those are promoted. One pass: search leaves need both.
+    pub fn free_tokens(&self) -> [(u32, u32); 2] {
         let mut out = [(0, 0); 2];
         for sq in 0..SQUARES {
             let Some(top) = self.top(sq) else { continue };
-            let len = self.len[sq];
-            let run = (0..len).map(|i| self.token(sq, len - 1 - i)).take_while(|t| t.owner() == top.owner());
+            let run = self.free_run(sq);
             let (free, promoted) = &mut out[top.owner().index()];
-            for t in run {
-                *free += 1;
-                *promoted += u32::from(t.promoted());
-            }
+            *free += u32::from(run);
+            *promoted += (0..run).filter(|&i| self.token(sq, self.len[sq] - 1 - i).promoted()).count() as u32;
         }
         out
     }
