@@ -214,3 +214,21 @@ fn the_evaluation_is_a_probability_and_knows_finished_games() {
         }
     }
 }
+
+#[test]
+fn a_model_fitted_at_more_pieces_takes_over_from_an_extrapolated_one() {
+    let weights = ur_bots::Weights::builtin();
+    let model = |id: &str, pieces: i64| {
+        let options: Options = [("pieces".to_string(), OptionValue::Int(pieces))].into();
+        let rules = Rules::builtin_with(id, &options).unwrap();
+        weights.model_for(&rules).2.map(str::to_string)
+    };
+    // Fitted to the 2- and 3-piece tables: it serves those counts.
+    assert_eq!(model("regency-murray", 3).as_deref(), Some("regency-murray"));
+    // Beyond them the 7-piece self-play model serves instead.
+    for pieces in 4..=7 {
+        assert_eq!(model("regency-murray", pieces).as_deref(), Some("regency-murray@7"), "{pieces} pieces");
+    }
+    assert_eq!(model("finkel", 5).as_deref(), Some("finkel+regency-british-museum"));
+    assert_eq!(model("finkel", 6).as_deref(), Some("finkel@7"));
+}
