@@ -55,7 +55,7 @@ fn load(path: &str) -> Result<Weights, String> {
 
 /// Game `g`: dice sequence `g / 2`, A moving first on even games. Returns 0 if A won.
 fn play(rules: &Arc<Rules>, a: &(Evaluator, u32), b: &(Evaluator, u32), g: u32) -> u8 {
-    let a_side = if g % 2 == 0 { Side::Light } else { Side::Dark };
+    let a_side = if g.is_multiple_of(2) { Side::Light } else { Side::Dark };
     let throws = merged_throws(rules);
     let mut game = Game::new(rules.clone(), Side::Light);
     let mut dice = SeededDice::new(u64::from(g / 2) + 1000);
