@@ -24,14 +24,10 @@ const GREEDY: u32 = 1 << 31;
 /// Stop when no value changes by more than this in a sweep.
 const TOLERANCE: f64 = 1e-9;
 
+mod common;
+
 fn main() -> std::process::ExitCode {
-    match run() {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    common::exit(run())
 }
 
 fn run() -> Result<(), Box<dyn std::error::Error>> {

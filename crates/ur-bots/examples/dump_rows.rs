@@ -12,14 +12,10 @@ use ur_bots::eval::{Evaluator, NF};
 use ur_bots::train::{feature_row, sample_positions};
 use ur_rules::{OptionValue, Options, Rules, State};
 
+mod common;
+
 fn main() -> std::process::ExitCode {
-    match run() {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    common::exit(run())
 }
 
 fn run() -> Result<(), Box<dyn std::error::Error>> {

@@ -15,14 +15,10 @@ use ur_bots::expectimax::Search;
 use ur_bots::{Evaluator, Weights};
 use ur_rules::{Dice, Game, OptionValue, Options, Phase, Rules, SeededDice, Side};
 
+mod common;
+
 fn main() -> std::process::ExitCode {
-    match run() {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    common::exit(run())
 }
 
 fn run() -> Result<(), Box<dyn std::error::Error>> {
