@@ -232,3 +232,13 @@ fn a_model_fitted_at_more_pieces_takes_over_from_an_extrapolated_one() {
     // Finkel's table model (2 to 5 pieces) gives way to `finkel@7` past 5.
     assert_eq!(model("finkel", 6).as_deref(), Some("finkel@7"));
 }
+
+#[test]
+fn the_regency_conventional_table_model_serves_that_rule_set_only() {
+    let weights = ur_bots::Weights::builtin();
+    for file in RuleSetFile::all_builtin() {
+        let Ok(rules) = Rules::builtin(&file.id) else { continue };
+        let model = weights.model_for(&rules).2;
+        assert_eq!(model == Some("regency-conventional@7"), file.id == "regency-conventional", "{} uses {model:?}", file.id);
+    }
+}
