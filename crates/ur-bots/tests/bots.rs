@@ -234,11 +234,17 @@ fn a_model_fitted_at_more_pieces_takes_over_from_an_extrapolated_one() {
 }
 
 #[test]
-fn the_regency_conventional_table_model_serves_that_rule_set_only() {
+fn a_model_fitted_to_one_full_game_serves_that_rule_set_only() {
     let weights = ur_bots::Weights::builtin();
+    let mut served = Vec::new();
     for file in RuleSetFile::all_builtin() {
         let Ok(rules) = Rules::builtin(&file.id) else { continue };
-        let model = weights.model_for(&rules).2;
-        assert_eq!(model == Some("regency-conventional@7"), file.id == "regency-conventional", "{} uses {model:?}", file.id);
+        if let Some(model) = weights.model_for(&rules).2.filter(|m| m.contains('@')) {
+            assert_eq!(model.split('@').next(), Some(file.id.as_str()), "{} uses {model}", file.id);
+            served.push(model.to_string());
+        }
+    }
+    for id in ["finkel@7", "regency-murray@7", "regency-conventional@7", "ludens-planet@7"] {
+        assert!(served.iter().any(|m| m == id), "{id} serves its rule set: {served:?}");
     }
 }
