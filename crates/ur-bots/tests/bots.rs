@@ -244,7 +244,7 @@ fn a_model_fitted_to_one_full_game_serves_that_rule_set_only() {
             served.push(model.to_string());
         }
     }
-    for id in ["finkel@7", "regency-murray@7", "regency-conventional@7", "ludens-planet@7"] {
+    for id in ["finkel@7", "regency-murray@7", "regency-conventional@7", "ludens-planet@7", "masters@7"] {
         assert!(served.iter().any(|m| m == id), "{id} serves its rule set: {served:?}");
     }
 }
