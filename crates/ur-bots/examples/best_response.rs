@@ -149,10 +149,11 @@ fn successors(rules: &Rules, index: &Indexer, table: &Table, st: &State, greedy:
         out.push(index.rank(&passed) as u32 | (mover ^ GREEDY));
         return 0;
     }
-    let score = |m| GreedyBot::score_move(rules, st, throw, m);
-    let top = moves.iter().map(|&m| score(m)).max().unwrap_or(0);
+    let scores: Vec<i32> = moves.iter().map(|&m| GreedyBot::score_move(rules, st, throw, m)).collect();
+    let top = scores.iter().copied().max().unwrap_or(0);
     let (mut best, mut best_value) = (0, -1.0);
-    for (k, &m) in moves.iter().filter(|&&m| !greedy || score(m) == top).enumerate() {
+    let chosen = moves.iter().zip(&scores).filter(|&(_, &s)| !greedy || s == top).map(|(&m, _)| m);
+    for (k, m) in chosen.enumerate() {
         let mut after = *st;
         let effect = rules.apply_unchecked(&mut after, throw, m);
         let (r, value) = if rules.finish_move(&mut after, &effect).is_some() {

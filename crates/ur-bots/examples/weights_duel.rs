@@ -13,7 +13,7 @@ use std::sync::Arc;
 use ur_bots::chance::merged_throws;
 use ur_bots::expectimax::Search;
 use ur_bots::{Evaluator, Weights};
-use ur_rules::{Dice, Game, OptionValue, Options, Phase, Rules, SeededDice, Side};
+use ur_rules::{Dice, Game, OptionValue, Options, Phase, Rules, SeededDice, Side, Throw};
 
 mod common;
 
@@ -32,7 +32,8 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let a = (Evaluator::with_weights(rules.clone(), &load(wa)?), number("DEPTH_A", da)?.max(1));
     let b = (Evaluator::with_weights(rules.clone(), &load(wb)?), number("DEPTH_B", db)?.max(1));
     let games = number("GAMES", games)?;
-    let wins = (0..games).filter(|&g| play(&rules, &a, &b, g) == 0).count();
+    let throws = merged_throws(&rules);
+    let wins = (0..games).filter(|&g| play(&rules, &throws, &a, &b, g) == 0).count();
     let p = wins as f64 / f64::from(games.max(1));
     let half = 196.0 * (p * (1.0 - p) / f64::from(games.max(1))).sqrt();
     println!("A ({wa}, depth {da}) against B ({wb}, depth {db}): A won {wins} of {games}, {:.1}% ± {half:.1}", 100.0 * p);
@@ -50,9 +51,8 @@ fn load(path: &str) -> Result<Weights, String> {
 }
 
 /// Game `g`: dice sequence `g / 2`, A moving first on even games. Returns 0 if A won.
-fn play(rules: &Arc<Rules>, a: &(Evaluator, u32), b: &(Evaluator, u32), g: u32) -> u8 {
+fn play(rules: &Arc<Rules>, throws: &[(Throw, f64)], a: &(Evaluator, u32), b: &(Evaluator, u32), g: u32) -> u8 {
     let a_side = if g.is_multiple_of(2) { Side::Light } else { Side::Dark };
-    let throws = merged_throws(rules);
     let mut game = Game::new(rules.clone(), Side::Light);
     let mut dice = SeededDice::new(u64::from(g / 2) + 1000);
     while game.phase() != Phase::Over {
@@ -62,7 +62,7 @@ fn play(rules: &Arc<Rules>, a: &(Evaluator, u32), b: &(Evaluator, u32), g: u32) 
         };
         let (eval, depth) = if game.to_move() == a_side { a } else { b };
         let moves = game.legal_moves();
-        let mv = if moves.len() == 1 { moves[0] } else { Search::new(rules, eval, &throws).best_move(game.state(), &throw, moves, *depth).0 };
+        let mv = if moves.len() == 1 { moves[0] } else { Search::new(rules, eval, throws).best_move(game.state(), &throw, moves, *depth).0 };
         game.play(mv).expect("the search picks a legal move");
     }
     u8::from(game.winner() != Some(a_side))
