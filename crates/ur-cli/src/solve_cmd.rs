@@ -12,9 +12,9 @@ use crate::rules_arg::RulesArgs;
 
 #[derive(Args, Debug)]
 pub struct SolveCmd {
-    /// Rule-set id (see `ur rules`).
-    #[arg(default_value = "finkel")]
-    id: String,
+    /// Rule-set id (see `ur rules`); the same as `--rules ID`.
+    #[arg(conflicts_with_all = ["rules", "rules_file"])]
+    id: Option<String>,
     #[command(flatten)]
     rules: RulesArgs,
     /// Where to write the table.
@@ -39,7 +39,9 @@ pub struct SolveCmd {
 
 impl SolveCmd {
     pub fn run(mut self) -> Result<()> {
-        self.rules.rules.clone_from(&self.id);
+        if let Some(id) = self.id.take() {
+            self.rules.rules = id;
+        }
         let rules = self.rules.load()?.rules;
         let Some(encoding) = Encoding::parse(&self.encoding) else { bail!("--encoding must be f64 or u16, not '{}'", self.encoding) };
         if !(self.tolerance > 0.0 && self.tolerance < 1.0) {

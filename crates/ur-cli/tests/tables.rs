@@ -365,6 +365,16 @@ fn missing_foreign_and_damaged_tables_are_reported() {
     run_fails(&["eval", "--table", t, r#"{"to_move":"light","light":{"reserve":3,"off":0},"dark":{"reserve":2,"off":0}}"#], &["illegal position", "pieces"]);
 }
 
+/// `ur solve --rules ID` solves that rule set, like `ur solve ID`; naming two is refused.
+#[test]
+fn solve_takes_the_rule_set_by_flag_or_by_position() {
+    let path = work_dir().join("masters-1.urt");
+    let out = run_ok(&["solve", "--rules", "masters", "--pieces", "1", "--out", path_str(&path), "--quiet", "--no-checkpoint"]);
+    assert!(out.starts_with("masters with 1 pieces"), "{out}");
+    run_ok(&["eval", "--table", path_str(&path), "--rules", "masters", "--pieces", "1"]);
+    run_fails(&["solve", "finkel", "--rules", "masters", "--out", path_str(&path)], &["cannot be used with"]);
+}
+
 /// `ur train-table` fits a model to a solved table and adds it to a copy of
 /// the weights, reproducibly; bad input is refused.
 #[test]
