@@ -13,7 +13,7 @@
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
-use ur_rules::{Move, Rules, Side, State};
+use ur_rules::{Move, Side, State};
 
 use crate::index::Layer;
 use crate::solve::{Bellman, Target, Values};
@@ -136,12 +136,56 @@ pub(crate) struct Operator {
     chunks: Vec<Chunk>,
 }
 
-/// Bytes an operator needs per position, estimated before it is built:
-/// a pair's indices, and per throw a count, a recorded choice, a constant
-/// now and then, and about one reference for every two pieces (measured on
-/// the Masters path).
-pub(crate) fn bytes_per_position(rules: &Rules, throws: usize) -> u64 {
-    4 + throws as u64 * (2 + 2 + 4 * u64::from(rules.pieces()).div_ceil(2))
+/// Chunks per group compiled to estimate an operator's size.
+const SAMPLED_CHUNKS: u64 = 48;
+
+/// Reads one half for every position: a sample compiled to measure its
+/// size needs no real values.
+struct Half;
+
+impl Values for Half {
+    fn get(&self, _: u64) -> f64 {
+        0.5
+    }
+}
+
+/// The bytes a group's operator will take, estimated before it is built by
+/// compiling evenly spread chunks of it (every chunk of a small group).
+/// Moves per position vary too much between rule sets for a formula.
+pub(crate) fn estimated_bytes(b: &Bellman, group: &[Layer]) -> u64 {
+    let (upper, base, len) = extent(group);
+    let chunks = upper.len.div_ceil(CHUNK);
+    let stride = chunks.div_ceil(SAMPLED_CHUNKS);
+    let (bytes, positions) = (0..chunks)
+        .into_par_iter()
+        .filter(|c| c % stride == 0)
+        .map_init(Rows::default, |rows, c| {
+            let chunk = compile_chunk(b, &upper, chunk_range(&upper, c), (base, len), &Half, rows);
+            let positions = chunk.pairs.iter().map(|p| if p.i == p.j { 1 } else { 2 }).sum::<u64>();
+            (chunk.bytes(), positions)
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    (bytes as f64 * len as f64 / positions.max(1) as f64).round() as u64
+}
+
+/// A group's upper layer, lowest index and number of positions.
+fn extent(group: &[Layer]) -> (Layer, u64, u64) {
+    let upper = *group.iter().max_by_key(|l| l.start).expect("a group has a layer");
+    let base = group.iter().map(|l| l.start).min().expect("a group has a layer");
+    (upper, base, group.iter().map(|l| l.len).sum())
+}
+
+/// The upper-layer indices of chunk `c`, chunks counted down from the top.
+fn chunk_range(upper: &Layer, c: u64) -> (u64, u64) {
+    let top = upper.start + upper.len;
+    (top.saturating_sub((c + 1) * CHUNK).max(upper.start), top - c * CHUNK)
+}
+
+impl Chunk {
+    /// The memory the chunk's rows take.
+    fn bytes(&self) -> u64 {
+        (std::mem::size_of_val(&*self.pairs) + 2 * self.counts.len() + 8 * self.consts.len() + 4 * self.refs.len()) as u64
+    }
 }
 
 impl Operator {
@@ -149,24 +193,17 @@ impl Operator {
     pub(crate) fn build(b: &Bellman, group: &[Layer], values: &[AtomicU64]) -> Operator {
         // Every position of the lower layer is the other side's view of one
         // in the upper layer, so the pairs of the upper layer cover both.
-        let upper = *group.iter().max_by_key(|l| l.start).expect("a group has a layer");
-        let base = group.iter().map(|l| l.start).min().expect("a group has a layer");
-        let len: u64 = group.iter().map(|l| l.len).sum();
-        let top = upper.start + upper.len;
+        let (upper, base, len) = extent(group);
         let chunks = (0..upper.len.div_ceil(CHUNK))
             .into_par_iter()
-            .map_init(Rows::default, |rows, c| {
-                let range = (top.saturating_sub((c + 1) * CHUNK).max(upper.start), top - c * CHUNK);
-                compile_chunk(b, &upper, range, (base, len), values, rows)
-            })
+            .map_init(Rows::default, |rows, c| compile_chunk(b, &upper, chunk_range(&upper, c), (base, len), values, rows))
             .collect();
         Operator { base, probs: b.throws.iter().map(|x| x.1).collect(), chunks }
     }
 
     /// The memory the compiled rows take.
     pub(crate) fn bytes(&self) -> u64 {
-        let size = |c: &Chunk| std::mem::size_of_val(&*c.pairs) + 2 * c.counts.len() + 8 * c.consts.len() + 4 * c.refs.len();
-        self.chunks.iter().map(size).sum::<usize>() as u64
+        self.chunks.iter().map(Chunk::bytes).sum()
     }
 
     /// `R` and `q` of the row at the cursor (see `settle_pair` in solve.rs),
@@ -261,7 +298,7 @@ impl Operator {
 
 /// Compiles the two rows of every pair whose upper index is in `range`:
 /// every position there whose pass partner is not above it.
-fn compile_chunk(b: &Bellman, upper: &Layer, range: (u64, u64), (base, len): (u64, u64), values: &[AtomicU64], chunk: &mut Rows) -> Chunk {
+fn compile_chunk(b: &Bellman, upper: &Layer, range: (u64, u64), (base, len): (u64, u64), values: &(impl Values + ?Sized), chunk: &mut Rows) -> Chunk {
     chunk.clear();
     b.index.for_each_desc(b.rules, upper, range, Side::Light, |i, st| {
         let mut flipped = st;
@@ -277,7 +314,7 @@ fn compile_chunk(b: &Bellman, upper: &Layer, range: (u64, u64), (base, len): (u6
 }
 
 /// Appends one position's row.
-fn compile_row(b: &Bellman, st: &State, (base, len): (u64, u64), values: &[AtomicU64], chunk: &mut Rows) {
+fn compile_row(b: &Bellman, st: &State, (base, len): (u64, u64), values: &(impl Values + ?Sized), chunk: &mut Rows) {
     let in_group = |x: u64| x >= base && x < base + len;
     for (throw, _) in &b.throws {
         let mut dests = b.rules.destinations(st, throw);

@@ -220,18 +220,19 @@ impl Values for Solution {
 /// acceleration history of the group being solved; at the end, the
 /// solution's values and the encoded table (`table_width` bytes a position).
 pub fn memory_needed(rules: &Rules, index: &Indexer, spill: bool, table_width: u64) -> u64 {
-    let per_position = crate::operator::bytes_per_position(rules, Bellman::new(rules, index).throws.len());
+    let bellman = Bellman::new(rules, index);
     let groups = layer_groups(index);
     let releases = crate::checkpoint::releases(index, &groups);
     let (mut resident, mut peak) = (0u64, 0u64);
     for (group, released) in groups.iter().zip(&releases) {
         let len: u64 = group.iter().map(|l| l.len).sum();
         resident += len;
-        let compiling = resident * 8 + len * per_position;
+        let operator = crate::operator::estimated_bytes(&bellman, group);
+        let compiling = resident * 8 + operator;
         if spill {
             resident -= released.iter().map(|l| l.len).sum::<u64>();
         }
-        let sweeping = resident * 8 + len * (per_position + Anderson::BYTES_PER_POSITION);
+        let sweeping = resident * 8 + operator + len * Anderson::BYTES_PER_POSITION;
         peak = peak.max(compiling).max(sweeping);
     }
     peak.max(index.len() * (8 + table_width) + if spill { resident * 8 } else { 0 })
@@ -566,6 +567,27 @@ mod tests {
             });
             let bits = |v: &[AtomicU64]| v.iter().map(|a| a.load(Relaxed)).collect::<Vec<_>>();
             assert_eq!(bits(&compiled), bits(&plain), "{id}");
+        }
+    }
+
+    /// The operator size estimated from a sample of chunks is close to the
+    /// size of the built operator, and exact where every chunk is sampled.
+    #[test]
+    fn operator_size_estimate_is_close() {
+        for (id, pieces) in [("finkel", 4), ("v1-simple", 4), ("masters", 3)] {
+            let options: Options = [("pieces".to_string(), OptionValue::Int(pieces))].into();
+            let rules = Rules::builtin_with(id, &options).unwrap();
+            let index = Indexer::new(&rules).unwrap();
+            let b = Bellman::new(&rules, &index);
+            let values = atomics(&vec![0.5; index.len() as usize]);
+            let mut sampled = false;
+            for group in layer_groups(&index) {
+                let (built, estimate) = (Operator::build(&b, &group, &values).bytes(), crate::operator::estimated_bytes(&b, &group));
+                let error = (estimate as f64 / built as f64 - 1.0).abs();
+                assert!(error < 0.03, "{id} {pieces} {group:?}: built {built} bytes, estimated {estimate}");
+                sampled |= estimate != built;
+            }
+            assert!(sampled, "{id} {pieces}: some group is large enough to be sampled");
         }
     }
 }
