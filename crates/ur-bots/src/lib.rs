@@ -103,7 +103,7 @@ pub const BOT_NAMES: &[&str] =
 pub enum BotError {
     #[error("unknown bot '{0}'; bots: random, greedy, expectimax[:DEPTH|:MSms], mcts[:PLAYOUTS|:MSms], noisy:TEMPERATURE[:BLUNDER], perfect, level1..level5")]
     Unknown(String),
-    #[error("perfect needs --table FILE, made by `ur solve` (for example `ur solve finkel --pieces 2 --out f2.urt`, then --table f2.urt --pieces 2)")]
+    #[error("perfect needs --table FILE, made by `ur solve` (for example `ur solve finkel --pieces 2 --out f2.urt`, then --table f2.urt --pieces 2); `ur play` and `ur engine` also find a table that `ur solve` put in the table store (no --out)")]
     NeedsTable,
     #[error("{path} was solved for {table}, not for {given}; use a table solved for these rules, or make one with `{solve}`")]
     WrongRules { path: String, table: String, given: String, solve: String },

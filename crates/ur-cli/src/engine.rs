@@ -23,7 +23,8 @@ use crate::eval_cmd::LoadedTable;
 
 #[derive(Args, Debug)]
 pub struct EngineCmd {
-    /// A table made by `ur solve`, for the `eval` and `hint` commands.
+    /// A table made by `ur solve`, for `eval`, `hint`, `perfect` and level 5
+    /// (default: each game's table in the table store, if any; see `ur solve`).
     #[arg(long, value_name = "FILE")]
     table: Option<PathBuf>,
 }
@@ -33,7 +34,8 @@ impl EngineCmd {
         let table = self.table.as_deref().map(LoadedTable::open).transpose()?;
         let mut input = io::stdin().lock();
         let mut out = io::BufWriter::new(io::stdout().lock());
-        let mut session = Session::with_table(table);
+        let store = if table.is_none() { crate::table_store::dir() } else { None };
+        let mut session = Session { store, ..Session::with_table(table) };
         let mut buf = Vec::new();
         while !session.quit {
             buf.clear();
@@ -88,13 +90,15 @@ pub struct Session {
     quit: bool,
     /// The table given with `--table`.
     table: Option<LoadedTable>,
+    /// Without one, the table store where each game's table is looked for.
+    store: Option<PathBuf>,
     /// The table checked against the current game's rules, or why it does not fit them.
     oracle: Option<Result<Oracle, String>>,
     /// A game of a family beyond the race (then `game` is `None`).
     any: Option<AnyRecorder>,
 }
 
-const NO_TABLE: &str = "needs a solved table; start the engine with `ur engine --table FILE`, where FILE was made by `ur solve` for the game's rules";
+const NO_TABLE: &str = "needs a solved table; `ur solve ID` puts one in the table store, where the engine finds it, or start the engine with `ur engine --table FILE`";
 
 impl Session {
     /// A session whose `eval` and `hint` use this table.
@@ -117,7 +121,7 @@ impl Session {
     /// As [`Session::handle`], but a bug in the engine costs the game, not the process.
     fn handle_guarded(&mut self, line: &str) -> Value {
         catch_unwind(AssertUnwindSafe(|| self.handle(line))).unwrap_or_else(|_| {
-            *self = Session::with_table(self.table.take());
+            *self = Session { store: self.store.take(), ..Session::with_table(self.table.take()) };
             reply(
                 None,
                 Err(format!("internal error on this request (please report it); the game was discarded, {SEND_NEW}")),
@@ -200,7 +204,10 @@ impl Session {
         let rules = Arc::new(Rules::from_file(&file, &req.options()?).map_err(spec_error)?);
         self.game = Some(Game::new(rules.clone(), first));
         self.any = None;
-        self.oracle = self.table.as_ref().map(|t| t.oracle(rules.clone()).map_err(|e| e.to_string()));
+        self.oracle = match &self.table {
+            Some(t) => Some(t.oracle(rules.clone()).map_err(|e| e.to_string())),
+            None => crate::table_store::oracle_for(self.store.as_deref(), &rules).map(|(o, _)| Ok(o)),
+        };
         self.rules = Some(rules.clone());
         self.rules_text = text;
         let mut m = show(self.game()?);

@@ -14,6 +14,7 @@ mod replay;
 mod rules_arg;
 mod rules_cmd;
 mod solve_cmd;
+mod table_store;
 mod train_eval;
 mod train_selfplay;
 mod train_table;

@@ -21,6 +21,7 @@ use crate::eval_cmd::LoadedTable;
 use crate::files::write_atomic;
 use crate::play_any::{board, side_name, AnyPlayer, AnySession};
 use crate::rules_arg::RulesArgs;
+use crate::table_store;
 
 #[derive(Args, Debug)]
 pub struct PlayCmd {
@@ -53,7 +54,8 @@ pub struct PlayCmd {
     /// Print only the result (for bot-against-bot games).
     #[arg(long)]
     quiet: bool,
-    /// A table made by `ur solve` for these rules, for the perfect bot.
+    /// A table made by `ur solve` for these rules, for the perfect bot and level 5
+    /// (default: the table for these rules in the table store, if any; see `ur solve`).
     #[arg(long, value_name = "FILE")]
     table: Option<PathBuf>,
 }
@@ -78,9 +80,9 @@ impl PlayCmd {
         self.check_save()?;
         let seed = self.seed.unwrap_or_else(clock_seed);
         let rules = Arc::new(loaded.rules);
-        let oracle = match &self.table {
-            Some(path) => Some(LoadedTable::open(path)?.oracle(rules.clone())?),
-            None => None,
+        let (oracle, table_path) = match &self.table {
+            Some(path) => (Some(LoadedTable::open(path)?.oracle(rules.clone())?), Some(path.clone())),
+            None => table_store::oracle_for(table_store::dir().as_deref(), &rules).unzip(),
         };
         let players =
             [self.player(Side::Light, seed, oracle.as_ref())?, self.player(Side::Dark, seed, oracle.as_ref())?];
@@ -104,6 +106,10 @@ impl PlayCmd {
                 side_label(&rules, Side::Dark),
                 who(Side::Dark),
             );
+            let reads_table = |p: &Player| matches!(p, Player::Bot(b) if b.name() == "perfect" || b.name() == "level5");
+            if let Some(path) = table_path.filter(|_| players.iter().any(reads_table)) {
+                println!("Solved table: {} (for perfect and level 5).", path.display());
+            }
         }
         let first = match first {
             Some(side) => side,

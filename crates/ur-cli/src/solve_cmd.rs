@@ -3,12 +3,13 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use ur_solve::{memory_needed, solve, Encoding, Indexer, Layer, Progress, SolveConfig, SolveError};
 
 use crate::rules_arg::RulesArgs;
+use crate::table_store;
 
 #[derive(Args, Debug)]
 pub struct SolveCmd {
@@ -17,9 +18,10 @@ pub struct SolveCmd {
     id: Option<String>,
     #[command(flatten)]
     rules: RulesArgs,
-    /// Where to write the table.
+    /// Where to write the table (default: the table store, `$UR_TABLES` or
+    /// `tables` in the user's data folder, where `ur play` and `ur engine` find it).
     #[arg(long, value_name = "FILE")]
-    out: PathBuf,
+    out: Option<PathBuf>,
     /// Value encoding: f64 (exact) or u16 (2 bytes per position, ±0.0008 pp).
     #[arg(long, default_value = "u16")]
     encoding: String,
@@ -54,8 +56,12 @@ impl SolveCmd {
             rules.id(), rules.pieces(), index.len(), gib(need), index.len() as f64 * encoding.width() as f64 / 1048576.0
         );
         check_memory(&rules, &index, need)?;
+        let out = match self.out.take() {
+            Some(path) => path,
+            None => store_path(&rules)?,
+        };
         let checkpoint = (!self.no_checkpoint).then(|| {
-            let mut dir = self.out.clone().into_os_string();
+            let mut dir = out.clone().into_os_string();
             dir.push(format!(".ckpt-{}", ur_solve::table::fingerprint(&rules)));
             PathBuf::from(dir)
         });
@@ -65,7 +71,7 @@ impl SolveCmd {
         let solution = solve(&rules, &index, &cfg, &bar)?;
         bar.bar.finish_and_clear();
         let secs = started.elapsed().as_secs_f64();
-        ur_solve::table::write_table(&self.out, &rules, &index, &solution.values, encoding, solution.residual, self.tolerance)?;
+        ur_solve::table::write_table(&out, &rules, &index, &solution.values, encoding, solution.residual, self.tolerance)?;
         if let Some(dir) = checkpoint {
             let _ = std::fs::remove_dir_all(dir);
         }
@@ -73,9 +79,19 @@ impl SolveCmd {
         let p = solution.values[index.rank(&start) as usize];
         println!("solved in {secs:.2} s: {} sweeps, residual {:.2e}", solution.sweeps, solution.residual);
         println!("first player wins from the start with probability {:.10}%", 100.0 * p);
-        println!("table written to {}", self.out.display());
+        println!("table written to {}", out.display());
         Ok(())
     }
+}
+
+/// Where the table of `rules` goes in the table store; creates the store.
+fn store_path(rules: &ur_rules::Rules) -> Result<PathBuf> {
+    let Some(dir) = table_store::dir() else {
+        bail!("no --out FILE given and no table store: set {} to a folder, or give --out FILE", table_store::ENV);
+    };
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("cannot create the table store {} (set {} to another folder, or give --out FILE)", dir.display(), table_store::ENV))?;
+    Ok(dir.join(table_store::file_name(rules)))
 }
 
 fn gib(bytes: u64) -> f64 {

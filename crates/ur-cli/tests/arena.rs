@@ -5,15 +5,16 @@
 //! positive for `random` against a small solved table.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::sync::OnceLock;
 
 use serde_json::Value;
 
+mod common;
+
 fn ur(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ur"))
+    common::ur_command()
         .args(args)
-        .env("RUST_BACKTRACE", "0")
         .stdin(Stdio::null())
         .output()
         .expect("the ur binary runs")

@@ -7,6 +7,8 @@ use std::process::{Command, Output, Stdio};
 
 use tempfile::TempDir;
 
+mod common;
+
 /// Every built-in rule set, in catalogue order.
 const RULE_SETS: [&str; 12] = [
     "finkel",
@@ -36,8 +38,8 @@ fn options_of(id: &str) -> &'static [&'static str] {
 }
 
 fn ur_cmd(args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ur"));
-    cmd.args(args).env("RUST_BACKTRACE", "0");
+    let mut cmd = common::ur_command();
+    cmd.args(args);
     cmd
 }
 

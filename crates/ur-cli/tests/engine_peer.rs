@@ -3,10 +3,12 @@
 //! gives the peer's player, legal moves and winner.
 
 use std::io::{BufRead, BufReader, BufWriter, Write};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde::Deserialize;
 use serde_json::{json, Value};
+
+mod common;
 
 #[derive(Deserialize)]
 struct PeerGame {
@@ -64,7 +66,7 @@ fn sorted_pairs(legal: &Value) -> Vec<[u8; 2]> {
 fn every_peer_turn_matches_through_the_engine() {
     let games = peer_games();
     assert_eq!(games.len(), 600);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ur"))
+    let mut child = common::ur_command()
         .arg("engine")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

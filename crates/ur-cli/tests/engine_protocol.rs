@@ -2,13 +2,15 @@
 //! trip, and errors that are reported without stopping the engine.
 
 use std::io::Write;
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{ExitStatus, Stdio};
 
 use serde_json::{json, Value};
 
+mod common;
+
 /// Runs `ur engine` on these input lines (then EOF) and returns the replies.
 fn engine(lines: &[&str]) -> (Vec<Value>, ExitStatus) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ur"))
+    let mut child = common::ur_command()
         .arg("engine")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

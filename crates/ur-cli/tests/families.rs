@@ -4,13 +4,15 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use serde_json::{json, Value};
 use ur_rules::{family_rule_sets, AnyRecorder, Options, Playable, Side, Turn};
 
+mod common;
+
 fn ur(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ur")).args(args).env("RUST_BACKTRACE", "0").output().expect("ur runs")
+    common::ur_command().args(args).output().expect("ur runs")
 }
 
 fn ok(args: &[&str]) -> String {
@@ -37,7 +39,7 @@ fn p(path: &Path) -> &str {
 
 /// Requests to `ur engine`, one reply each.
 fn engine(requests: &[String]) -> Vec<Value> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ur"))
+    let mut child = common::ur_command()
         .arg("engine")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -10,13 +10,15 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
+mod common;
+
 /// The published probability (in %) that the first player wins Finkel's
 /// rules with two pieces under perfect play.
 const PUBLISHED: f64 = 51.8578;
 
 fn ur_cmd(args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ur"));
-    cmd.args(args).env("RUST_BACKTRACE", "0");
+    let mut cmd = common::ur_command();
+    cmd.args(args);
     cmd
 }
 
@@ -198,7 +200,12 @@ fn the_perfect_bot_plays_from_a_table() {
 
 /// Runs `ur engine` with `args` on these input lines and returns the replies.
 fn engine(args: &[&str], lines: &[&str]) -> (Vec<Value>, Output) {
-    let mut child = ur_cmd(&[&["engine"], args].concat())
+    engine_run(ur_cmd(&[&["engine"], args].concat()), lines)
+}
+
+/// Runs an `ur engine` command on these input lines and returns the replies.
+fn engine_run(mut cmd: Command, lines: &[&str]) -> (Vec<Value>, Output) {
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -363,6 +370,44 @@ fn missing_foreign_and_damaged_tables_are_reported() {
     // Positions that are not positions.
     run_fails(&["eval", "--table", t, "{"], &["bad position"]);
     run_fails(&["eval", "--table", t, r#"{"to_move":"light","light":{"reserve":3,"off":0},"dark":{"reserve":2,"off":0}}"#], &["illegal position", "pieces"]);
+}
+
+/// `ur solve` without `--out` puts the table in the table store (`UR_TABLES`),
+/// where `ur play` and `ur engine` find it for its rules and no others; a
+/// damaged table there is passed over with a warning.
+#[test]
+fn the_table_store_serves_play_and_the_engine() {
+    let store = work_dir().join("store");
+    let in_store = |args: &[&str]| {
+        let mut cmd = ur_cmd(args);
+        cmd.env("UR_TABLES", &store);
+        cmd
+    };
+    let solved = in_store(&["solve", "finkel", "--pieces", "2", "--quiet", "--no-checkpoint"]).output().unwrap();
+    assert!(solved.status.success(), "{}", text(&solved.stderr));
+    let files: Vec<_> = fs::read_dir(&store).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    assert!(matches!(files.as_slice(), [f] if f.starts_with("finkel-2p-") && f.ends_with(".urt")), "{files:?}");
+    assert!(text(&solved.stdout).contains(&files[0]), "{}", text(&solved.stdout));
+    let play = |pieces: &str| in_store(&["play", "--pieces", pieces, "--light", "perfect", "--dark", "random", "--seed", "4"]).output().unwrap();
+    let out = play("2");
+    assert!(out.status.success() && text(&out.stdout).contains("Solved table:"), "{}", describe(&["play"], &out));
+    let out = play("3");
+    assert!(!out.status.success() && text(&out.stderr).contains("perfect needs --table FILE"), "{}", describe(&["play"], &out));
+    let (r, _) = engine_run(
+        in_store(&["engine"]),
+        &[r#"{"cmd":"new","pieces":2}"#, r#"{"cmd":"eval"}"#, r#"{"cmd":"new"}"#, r#"{"cmd":"eval"}"#],
+    );
+    assert!((num(&ok(&r[1])["win"]) * 100.0 - PUBLISHED).abs() < 0.01, "{}", r[1]);
+    assert!(error(&r[3]).contains("ur solve"), "{}", r[3]);
+    // A damaged table in the store: a warning, and play goes on without it.
+    let path = store.join(&files[0]);
+    let mut bytes = fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    fs::write(&path, bytes).unwrap();
+    let out = in_store(&["play", "--pieces", "2", "--light", "level5", "--dark", "random", "--seed", "4", "--quiet"]).output().unwrap();
+    assert!(out.status.success(), "{}", describe(&["play"], &out));
+    assert!(text(&out.stderr).contains("warning: not using the stored table") && text(&out.stderr).contains("checksum"), "{}", text(&out.stderr));
 }
 
 /// `ur solve --rules ID` solves that rule set, like `ur solve ID`; naming two is refused.
