@@ -78,7 +78,8 @@ impl Compiled {
     fn new(rules: &Rules, index: &Indexer, table: &Table) -> Compiled {
         let throws = merged_throws(rules);
         let positions = index.len() as usize;
-        let mut c = Compiled { positions, throws: throws.iter().map(|t| t.1).collect(), ends: Vec::new(), refs: Vec::new(), perfect: Vec::new() };
+        let mut c =
+            Compiled { positions, throws: throws.iter().map(|t| t.1).collect(), ends: Vec::new(), refs: Vec::new(), perfect: Vec::new() };
         for i in 0..positions {
             let st = index.unrank(rules, i as u64, Side::Light);
             for greedy in [false, true] {

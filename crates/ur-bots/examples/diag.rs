@@ -48,7 +48,9 @@ fn main() {
     if let Ok(out) = std::env::var("DIAG_OUT") {
         std::fs::write(out, serde_json::to_string_pretty(&train::make_weights(&fixed, &[], serde_json::Value::Null)).unwrap()).unwrap();
     }
-    for (name, wi) in feature_names().iter().zip(&w) { println!("{name:24} {wi:9.3}"); }
+    for (name, wi) in feature_names().iter().zip(&w) {
+        println!("{name:24} {wi:9.3}");
+    }
     // calibration
     let mut bins = vec![(0.0, 0.0, 0usize); 10];
     let mut worst: Vec<(f64, usize)> = Vec::new();
@@ -56,20 +58,29 @@ fn main() {
         let z = b + xi.iter().zip(&w).map(|(a, c)| a * c).sum::<f64>();
         let p = 1.0 / (1.0 + (-z).exp());
         let k = ((p * 10.0) as usize).min(9);
-        bins[k].0 += p; bins[k].1 += yi; bins[k].2 += 1;
+        bins[k].0 += p;
+        bins[k].1 += yi;
+        bins[k].2 += 1;
         worst.push(((p - yi).abs(), i));
     }
     let bias: f64 = bins.iter().map(|b| b.0 - b.1).sum::<f64>() / x.len() as f64;
     println!("mean(pred - true) = {:.4} pp", 100.0 * bias);
-    for (k, bn) in bins.iter().enumerate() { if bn.2 > 0 { println!("bin {k}: n {} mean pred {:.3} mean true {:.3}", bn.2, bn.0 / bn.2 as f64, bn.1 / bn.2 as f64); } }
+    for (k, bn) in bins.iter().enumerate() {
+        if bn.2 > 0 {
+            println!("bin {k}: n {} mean pred {:.3} mean true {:.3}", bn.2, bn.0 / bn.2 as f64, bn.1 / bn.2 as f64);
+        }
+    }
     let ri = feature_names().iter().position(|n| n == "race_only").unwrap();
     for flag in [0.0, 1.0] {
         let (mut se, mut c) = (0.0, 0);
         for (xi, &yi) in x.iter().zip(&y) {
-            if xi[ri] != flag { continue; }
+            if xi[ri] != flag {
+                continue;
+            }
             let z = b + xi.iter().zip(&w).map(|(a, c)| a * c).sum::<f64>();
             let p = 1.0 / (1.0 + (-z).exp());
-            se += (p - yi) * (p - yi); c += 1;
+            se += (p - yi) * (p - yi);
+            c += 1;
         }
         println!("race_only={flag}: n {c} rmse {:.3} pp", 100.0 * (se / c as f64).sqrt());
     }

@@ -29,7 +29,9 @@ fn main() {
             duel(&rules, a(2), a(3), a(4).parse().unwrap_or(400), 2, Some(&oracle));
         }
         "regret" => regret(a(1), a(2), a(3).parse().unwrap_or(1000)),
-        _ => eprintln!("usage: measure speed RULES BOT N | match RULES A B GAMES [THREADS] | match-table TABLE A B GAMES | regret TABLE BOT N"),
+        _ => eprintln!(
+            "usage: measure speed RULES BOT N | match RULES A B GAMES [THREADS] | match-table TABLE A B GAMES | regret TABLE BOT N"
+        ),
     }
 }
 

@@ -62,7 +62,8 @@ fn play(rules: &Arc<Rules>, throws: &[(Throw, f64)], a: &(Evaluator, u32), b: &(
         };
         let (eval, depth) = if game.to_move() == a_side { a } else { b };
         let moves = game.legal_moves();
-        let mv = if moves.len() == 1 { moves[0] } else { Search::new(rules, eval, throws).best_move(game.state(), &throw, moves, *depth).0 };
+        let mv =
+            if moves.len() == 1 { moves[0] } else { Search::new(rules, eval, throws).best_move(game.state(), &throw, moves, *depth).0 };
         game.play(mv).expect("the search picks a legal move");
     }
     u8::from(game.winner() != Some(a_side))

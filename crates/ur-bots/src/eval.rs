@@ -130,7 +130,14 @@ impl Weights {
     /// table of the full game) as `id`, its `1/N` terms 0, replacing an
     /// earlier model of that name; `record` (with that `id`) replaces the
     /// earlier one in the array `training.<key>`.
-    pub fn put_model(&mut self, rules: &Rules, id: &str, (bias, w, squares): (f64, [f64; NF], Vec<f64>), key: &str, record: serde_json::Value) {
+    pub fn put_model(
+        &mut self,
+        rules: &Rules,
+        id: &str,
+        (bias, w, squares): (f64, [f64; NF], Vec<f64>),
+        key: &str,
+        record: serde_json::Value,
+    ) {
         self.rules.retain(|r| r.id != id);
         self.rules.push(RulesWeights {
             id: id.to_string(),
@@ -315,9 +322,8 @@ pub fn geometry_key(rules: &Rules) -> String {
 /// rosettes and other squares, and stops. (`v1-named-birds` is thus of
 /// `v1-simple`'s family.)
 pub fn family_key(rules: &Rules) -> String {
-    let mut kinds: Vec<String> = (1..=rules.path_len())
-        .map(|p| format!("{:?}{}", rules.kind(Side::Light, p), rules.is_rosette(Side::Light, p)))
-        .collect();
+    let mut kinds: Vec<String> =
+        (1..=rules.path_len()).map(|p| format!("{:?}{}", rules.kind(Side::Light, p), rules.is_rosette(Side::Light, p))).collect();
     kinds.sort();
     kinds.dedup();
     hash(&(kinds.join(",") + &family_text(rules)))
@@ -706,7 +712,11 @@ impl Evaluator {
                     for d in 1..self.reach2.len().min(qq + 1) {
                         let a = qq - d;
                         let n = if a == 0 {
-                            if y_reserve { 1.0 } else { 0.0 }
+                            if y_reserve {
+                                1.0
+                            } else {
+                                0.0
+                            }
                         } else {
                             f64::from(st.count_at(y, a as u8))
                         };

@@ -243,7 +243,6 @@ impl ExpectimaxBot {
         self
     }
 
-
     fn decide_fast(&mut self, game: &Game) -> Action {
         let limit = self.limit;
         let ctx = Context::for_rules(&mut self.ctx, game.rules());

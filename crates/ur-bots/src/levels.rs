@@ -66,7 +66,12 @@ struct ByFamily {
 }
 
 impl ByFamily {
-    fn boxed(name: String, race: impl Bot + 'static, (playouts, by_rules): (u32, &'static [(&'static str, u32)]), seed: u64) -> Box<dyn Bot> {
+    fn boxed(
+        name: String,
+        race: impl Bot + 'static,
+        (playouts, by_rules): (u32, &'static [(&'static str, u32)]),
+        seed: u64,
+    ) -> Box<dyn Bot> {
         Box::new(ByFamily { name, race: Box::new(race), playouts, by_rules, seed, other: None })
     }
 
@@ -126,7 +131,6 @@ impl NoisyBot {
         self.generic = on;
         self
     }
-
 
     /// Every decision open now with its one-move lookahead value.
     fn values(ctx: &Context, game: &Game) -> Vec<(Action, f64)> {
@@ -373,10 +377,22 @@ pub fn level_bot_with(level: u8, seed: u64, oracle: Option<&Oracle>, generic: bo
         2 => Box::new(NoisyBot::new(name, 0.015, 0.3, seed).generic(generic)),
         3 => Box::new(NoisyBot::new(name, 0.005, 0.1, seed).generic(generic)),
         4 => {
-            let search = ByFamily::boxed(name, ExpectimaxBot::named("level4".into(), Limit::Depth(LEVEL4_DEPTH)).generic(generic), (LEVEL4_PLAYOUTS, &[]), seed);
+            let search = ByFamily::boxed(
+                name,
+                ExpectimaxBot::named("level4".into(), Limit::Depth(LEVEL4_DEPTH)).generic(generic),
+                (LEVEL4_PLAYOUTS, &[]),
+                seed,
+            );
             Box::new(Blundering::new(search, LEVEL4_BLUNDERS, seed ^ BLUNDER_SEED))
         }
-        5 => return Some(ByFamily::boxed(name, TopBot::new("level5".into(), oracle, LEVEL5_DEPTH).generic(generic), (LEVEL5_PLAYOUTS, LEVEL5_PLAYOUTS_BY_RULES), seed)),
+        5 => {
+            return Some(ByFamily::boxed(
+                name,
+                TopBot::new("level5".into(), oracle, LEVEL5_DEPTH).generic(generic),
+                (LEVEL5_PLAYOUTS, LEVEL5_PLAYOUTS_BY_RULES),
+                seed,
+            ))
+        }
         _ => return None,
     };
     Some(Laddered::boxed(level, fixed, seed, oracle, generic))

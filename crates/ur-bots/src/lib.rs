@@ -28,8 +28,8 @@ pub mod expectimax;
 pub mod generic;
 pub mod levels;
 pub mod mcts;
-pub mod simple;
 pub mod selfplay;
+pub mod simple;
 pub mod train;
 
 use std::path::Path;
@@ -109,7 +109,9 @@ pub enum BotError {
     WrongRules { path: String, table: String, given: String, solve: String },
     #[error("{path} cannot serve '{rules}': {why}")]
     Unsupported { path: String, rules: String, why: String },
-    #[error("the {bot} bot plays race rule sets only, and '{rules}' is not one; use random, greedy, expectimax, mcts, noisy or level1..level5")]
+    #[error(
+        "the {bot} bot plays race rule sets only, and '{rules}' is not one; use random, greedy, expectimax, mcts, noisy or level1..level5"
+    )]
     RaceOnly { bot: String, rules: String },
 }
 

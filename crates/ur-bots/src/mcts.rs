@@ -16,9 +16,7 @@ use std::time::{Duration, Instant};
 
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use ur_rules::{
-    Action, AnyAction, AnyGame, Choice, Dice, Extra, Game, Move, Phase, Playable, Rules, SeededDice, Side, State, Throw, Turn,
-};
+use ur_rules::{Action, AnyAction, AnyGame, Choice, Dice, Extra, Game, Move, Phase, Playable, Rules, SeededDice, Side, State, Throw, Turn};
 
 use crate::chance::merged_throws;
 use crate::eval::Evaluator;
@@ -587,7 +585,6 @@ impl MctsBot {
         self.generic = on;
         self
     }
-
 }
 
 impl Bot for MctsBot {

@@ -244,7 +244,6 @@ pub fn fit_dense(rows: &[Vec<f64>], y: &[f64], l2: f64) -> Vec<f64> {
     beta
 }
 
-
 /// Plays one game with one-move lookahead and random moves at rate `eps`:
 /// its turn starts, and whether the side that moved first won.
 fn play(
@@ -382,10 +381,7 @@ mod tests {
                 vec![1.0, rng.gen::<f64>() - 0.5, rng.gen::<f64>(), sparse]
             })
             .collect();
-        let y: Vec<f64> = rows
-            .iter()
-            .map(|r| 1.0 / (1.0 + (-r.iter().zip(&truth).map(|(a, b)| a * b).sum::<f64>()).exp()))
-            .collect();
+        let y: Vec<f64> = rows.iter().map(|r| 1.0 / (1.0 + (-r.iter().zip(&truth).map(|(a, b)| a * b).sum::<f64>()).exp())).collect();
         let beta = fit_dense(&rows, &y, 0.0);
         for (b, t) in beta.iter().zip(&truth) {
             assert!((b - t).abs() < 1e-6, "{beta:?}");

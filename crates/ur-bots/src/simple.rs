@@ -26,7 +26,6 @@ impl RandomBot {
         self.generic = on;
         self
     }
-
 }
 
 impl Bot for RandomBot {
@@ -77,7 +76,6 @@ impl GreedyBot {
         self.generic = on;
         self
     }
-
 
     fn score(game: &Game, mv: Move) -> i32 {
         let throw = game.throw().expect("a throw is set in the move phase");
@@ -143,15 +141,10 @@ impl GreedyBot {
             Phase::Declare => {
                 let c = game.choices();
                 // Summon while the reserve is large; otherwise move.
-                let prefer = if game.state().reserve(game.to_move()) * 2 > game.rules().pieces() {
-                    Choice::Summon
-                } else {
-                    Choice::Move
-                };
+                let prefer = if game.state().reserve(game.to_move()) * 2 > game.rules().pieces() { Choice::Summon } else { Choice::Move };
                 Action::Choose(if c.contains(&prefer) { prefer } else { c[0] })
             }
             p => panic!("bot asked to decide in phase {p:?}"),
         }
     }
 }
-

@@ -223,7 +223,17 @@ pub fn fit(data: &Data, l2: f64, l2_n: f64, prior: Option<&Model>) -> Model {
     let zero = Model { bias: 0.0, w: [0.0; NF], bias_n: 0.0, w_n: [0.0; NF] };
     let centre = prior.copied().unwrap_or(zero).to_vec();
     let mut beta = centre.clone();
-    let penalty: Vec<f64> = (0..D).map(|a| if a == 0 || a == NF + 1 { 0.0 } else if a <= NF { l2 } else { l2_n }).collect();
+    let penalty: Vec<f64> = (0..D)
+        .map(|a| {
+            if a == 0 || a == NF + 1 {
+                0.0
+            } else if a <= NF {
+                l2
+            } else {
+                l2_n
+            }
+        })
+        .collect();
     let mut row = [0.0f64; D];
     for _ in 0..100 {
         let mut grad = [0.0f64; D];

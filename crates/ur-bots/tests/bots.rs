@@ -11,8 +11,7 @@ use ur_rules::{Action, Dice, Game, OptionValue, Options, Phase, RuleSetFile, Rul
 /// Every built-in rule set with its default options, plus the options that
 /// open other decision phases (optional extra rolls) or change the dice.
 fn all_rules() -> Vec<Arc<Rules>> {
-    let mut out: Vec<Arc<Rules>> =
-        RuleSetFile::all_builtin().iter().map(|f| Arc::new(Rules::builtin(&f.id).unwrap())).collect();
+    let mut out: Vec<Arc<Rules>> = RuleSetFile::all_builtin().iter().map(|f| Arc::new(Rules::builtin(&f.id).unwrap())).collect();
     assert!(out.len() >= 12, "{} built-in rule sets", out.len());
     let variants: &[(&str, &str, OptionValue)] = &[
         ("v1-simple", "rosette_reroll_optional", OptionValue::Bool(true)),
@@ -31,7 +30,9 @@ fn all_rules() -> Vec<Arc<Rules>> {
 /// Whether `action` is legal now.
 fn legal(game: &Game, action: Action) -> bool {
     match (game.phase(), action) {
-        (Phase::Move, Action::Move(m)) => game.legal_moves().iter().any(|l| l.from == m.from && l.to == m.to && (m.piece == 0 || m.piece == l.piece)),
+        (Phase::Move, Action::Move(m)) => {
+            game.legal_moves().iter().any(|l| l.from == m.from && l.to == m.to && (m.piece == 0 || m.piece == l.piece))
+        }
         (Phase::Declare | Phase::ExtraRoll, Action::Choose(c)) => game.choices().contains(&c),
         _ => false,
     }
@@ -63,7 +64,14 @@ fn ask_everywhere(rules: &Arc<Rules>, bots: &mut [Box<dyn Bot>], games: u64, eve
                 seen[k] += 1;
                 for bot in bots.iter_mut() {
                     let a = decide_race(&mut **bot, &game);
-                    assert!(legal(&game, a), "{} on {}: {a:?} is not legal in {phase:?} (legal {:?}, choices {:?})", bot.name(), rules.id(), game.legal_moves(), game.choices());
+                    assert!(
+                        legal(&game, a),
+                        "{} on {}: {a:?} is not legal in {phase:?} (legal {:?}, choices {:?})",
+                        bot.name(),
+                        rules.id(),
+                        game.legal_moves(),
+                        game.choices()
+                    );
                 }
             }
             decisions += 1;
@@ -120,7 +128,9 @@ fn play(rules: &Arc<Rules>, light: &mut dyn Bot, dark: &mut dyn Bot, seed: u64) 
             _ if game.to_move() == Side::Light => decide_race(light, &game),
             _ => decide_race(dark, &game),
         };
-        game.apply(action).unwrap_or_else(|e| panic!("{} on {}: {e}", if game.to_move() == Side::Light { light.name() } else { dark.name() }, rules.id()));
+        game.apply(action).unwrap_or_else(|e| {
+            panic!("{} on {}: {e}", if game.to_move() == Side::Light { light.name() } else { dark.name() }, rules.id())
+        });
     }
     (game.winner().unwrap(), game.history().to_vec())
 }

@@ -66,7 +66,8 @@ fn ask_everywhere(id: &str, bots: &mut [Box<dyn Bot>], games: u64, every: usize,
     asked
 }
 
-const NAMES: &[&str] = &["random", "greedy", "expectimax:1", "expectimax:2", "expectimax:3ms", "mcts:30", "mcts:2ms", "level1", "level2", "level3", "level4"];
+const NAMES: &[&str] =
+    &["random", "greedy", "expectimax:1", "expectimax:2", "expectimax:3ms", "mcts:30", "mcts:2ms", "level1", "level2", "level3", "level4"];
 
 #[test]
 fn every_bot_decides_legally_on_every_family() {

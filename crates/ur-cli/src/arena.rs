@@ -310,7 +310,8 @@ impl ArenaCmd {
         let bar = progress_bar(total as u64, self.quiet, "games");
         bar.set_position(resumed);
         bar.reset_eta();
-        let setup = Setup { start: &start.game, names: &names, oracle: oracle.as_ref(), seed: self.seed, paired, max_actions: self.max_actions };
+        let setup =
+            Setup { start: &start.game, names: &names, oracle: oracle.as_ref(), seed: self.seed, paired, max_actions: self.max_actions };
         let started = Instant::now();
         let mut played = 0;
         let result = play_jobs(&pool, &setup, &todo, |k, out| {
@@ -512,12 +513,7 @@ impl Setup<'_> {
 /// Plays `jobs` on `pool` and hands each finished game to `done` on this
 /// thread, in the order they finish, until `done` returns false or fails.
 /// Games under way then are finished and dropped.
-fn play_jobs(
-    pool: &rayon::ThreadPool,
-    setup: &Setup,
-    jobs: &[Job],
-    mut done: impl FnMut(usize, Outcome) -> Result<bool>,
-) -> Result<()> {
+fn play_jobs(pool: &rayon::ThreadPool, setup: &Setup, jobs: &[Job], mut done: impl FnMut(usize, Outcome) -> Result<bool>) -> Result<()> {
     let stop = &AtomicBool::new(false);
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|scope| {

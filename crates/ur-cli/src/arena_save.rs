@@ -118,10 +118,7 @@ impl Saver {
         };
         let file: Value = serde_json::from_slice(bytes).map_err(|e| corrupt(format!("not JSON: {e}")))?;
         if file.get("format").and_then(Value::as_str) != Some(FORMAT) {
-            bail!(
-                "{} is not an arena save file (one written by `ur arena --save`); give another --save file",
-                self.path.display()
-            );
+            bail!("{} is not an arena save file (one written by `ur arena --save`); give another --save file", self.path.display());
         }
         if file.get("version").and_then(Value::as_u64) != Some(u64::from(VERSION)) {
             return Err(corrupt(format!("format version {}, this ur reads {VERSION}", file["version"])));
@@ -130,8 +127,7 @@ impl Saver {
         let saved: Params = serde_json::from_value(saved).map_err(|e| corrupt(format!("\"arena\": {e}")))?;
         self.check_same_arena(&saved)?;
         let outcomes = file.get("outcomes").cloned().ok_or_else(|| corrupt("no \"outcomes\"".into()))?;
-        let outcomes: Vec<Option<Outcome>> =
-            serde_json::from_value(outcomes).map_err(|e| corrupt(format!("\"outcomes\": {e}")))?;
+        let outcomes: Vec<Option<Outcome>> = serde_json::from_value(outcomes).map_err(|e| corrupt(format!("\"outcomes\": {e}")))?;
         if outcomes.len() != total {
             return Err(corrupt(format!("{} outcomes for an arena of {total} games", outcomes.len())));
         }

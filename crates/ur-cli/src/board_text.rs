@@ -164,10 +164,7 @@ pub fn path_diagram(rules: &Rules, side: Side) -> String {
         out += &format!("  {} ", b.rows - row);
         for col in 0..b.cols {
             let cell = Cell { row, col };
-            let positions: Vec<String> = (1..=rules.path_len())
-                .filter(|&p| rules.cell(side, p) == cell)
-                .map(|p| p.to_string())
-                .collect();
+            let positions: Vec<String> = (1..=rules.path_len()).filter(|&p| rules.cell(side, p) == cell).map(|p| p.to_string()).collect();
             let mark = if b.is_rosette(cell) { "*" } else { "" };
             out += &if !rules.has_cell(cell) {
                 "        ".into()

@@ -14,9 +14,8 @@ use clap::Args;
 use serde_json::{json, Map, Value};
 use ur_bots::{make_bot_with_table, Oracle};
 use ur_rules::{
-    family_of, family_rule_sets, Action, AnyAction, AnyGame, AnyRecorder, Choice, Family, FamilyRuleSet, Game, GameError,
-    GameRecord, Move, OptionSpec, OptionValue, Options, Phase, Playable, RuleSetFile, Rules, Setup, Side, SpecError, State,
-    Throw, Turn,
+    family_of, family_rule_sets, Action, AnyAction, AnyGame, AnyRecorder, Choice, Family, FamilyRuleSet, Game, GameError, GameRecord, Move,
+    OptionSpec, OptionValue, Options, Phase, Playable, RuleSetFile, Rules, Setup, Side, SpecError, State, Throw, Turn,
 };
 
 use crate::eval_cmd::LoadedTable;
@@ -109,10 +108,7 @@ impl Session {
     /// Answers one request line. Never panics on any input.
     pub fn handle(&mut self, line: &str) -> Value {
         match serde_json::from_str::<Value>(line) {
-            Err(e) => reply(
-                None,
-                Err(format!(r#"malformed JSON ({e}); send one JSON object per line, for example {{"cmd":"show"}}"#)),
-            ),
+            Err(e) => reply(None, Err(format!(r#"malformed JSON ({e}); send one JSON object per line, for example {{"cmd":"show"}}"#))),
             Ok(Value::Object(obj)) => reply(obj.get("id").cloned(), self.dispatch(&obj)),
             Ok(_) => reply(None, Err(r#"a request must be a JSON object, for example {"cmd":"show"}"#.into())),
         }
@@ -122,10 +118,7 @@ impl Session {
     fn handle_guarded(&mut self, line: &str) -> Value {
         catch_unwind(AssertUnwindSafe(|| self.handle(line))).unwrap_or_else(|_| {
             *self = Session { store: self.store.take(), ..Session::with_table(self.table.take()) };
-            reply(
-                None,
-                Err(format!("internal error on this request (please report it); the game was discarded, {SEND_NEW}")),
-            )
+            reply(None, Err(format!("internal error on this request (please report it); the game was discarded, {SEND_NEW}")))
         })
     }
 
@@ -191,9 +184,7 @@ impl Session {
             }
         }
         let (file, text) = match (req.str("rules")?, req.str("rules_toml")?) {
-            (Some(_), Some(_)) => {
-                return Err(r#"give "rules" (a built-in id) or "rules_toml" (a rule-set file), not both"#.into())
-            }
+            (Some(_), Some(_)) => return Err(r#"give "rules" (a built-in id) or "rules_toml" (a rule-set file), not both"#.into()),
             (None, Some(t)) => (RuleSetFile::parse(t).map_err(|e| format!("rules_toml: {e}"))?, Some(t.to_owned())),
             (id, None) => (RuleSetFile::builtin(id.unwrap_or("finkel")).map_err(spec_error)?, None),
         };
@@ -266,8 +257,7 @@ impl Session {
 
     fn choose(&mut self, req: &Req) -> Reply {
         let name = req.str("choice")?.ok_or(r#"choose needs "choice": "reroll", "end", "move" or "summon""#)?;
-        let choice = Choice::parse(name)
-            .ok_or_else(|| format!(r#"unknown choice "{name}"; use "reroll", "end", "move" or "summon""#))?;
+        let choice = Choice::parse(name).ok_or_else(|| format!(r#"unknown choice "{name}"; use "reroll", "end", "move" or "summon""#))?;
         self.choose_choice(choice)
     }
 
@@ -283,8 +273,8 @@ impl Session {
     fn set(&mut self, req: &Req) -> Reply {
         let rules = self.rules.clone().ok_or_else(|| format!("set needs a rule set; {SEND_NEW}, then set"))?;
         let pos = req.obj.get("position").ok_or_else(|| format!(r#"set needs "position", shaped {POSITION}"#))?;
-        let setup: Setup = serde_json::from_value(pos.clone())
-            .map_err(|e| format!("bad position: {e}; a position is shaped {POSITION}"))?;
+        let setup: Setup =
+            serde_json::from_value(pos.clone()).map_err(|e| format!("bad position: {e}; a position is shaped {POSITION}"))?;
         let state = rules.validate(&setup).map_err(|e| format!("illegal position under {}: {e}", rules.id()))?;
         self.game = Some(Game::from_state(rules, state));
         Ok(show(self.game()?))
@@ -371,9 +361,7 @@ impl Session {
         };
         let raw = match (req.u8("value")?, req.u8("raw")?) {
             (None, Some(r)) => r,
-            (Some(_), _) => {
-                return Err(format!(r#""value" is for race rule sets; send "raw", one of: {}"#, outcomes_text(game)))
-            }
+            (Some(_), _) => return Err(format!(r#""value" is for race rule sets; send "raw", one of: {}"#, outcomes_text(game))),
             (None, None) => return Err(format!(r#"roll needs "raw", one of: {}"#, outcomes_text(game))),
         };
         let rec = self.any.as_mut().ok_or("no game")?;
@@ -459,7 +447,9 @@ impl Session {
         let st = game.state();
         let given = match (req.u8("roll")?, req.u8("raw")?) {
             (Some(_), Some(_)) => return Err(r#"give "roll" (squares to move) or "raw" (the dice outcome), not both"#.into()),
-            (Some(v), None) => Some(game.rules().raw_for_value(v).map_err(|e| format!("{e}; throws (raw->value): {}", throws_text(game.rules())))?),
+            (Some(v), None) => {
+                Some(game.rules().raw_for_value(v).map_err(|e| format!("{e}; throws (raw->value): {}", throws_text(game.rules())))?)
+            }
             (None, Some(r)) => Some(r),
             (None, None) => None,
         };
@@ -506,8 +496,7 @@ fn extra_roll_hint(oracle: &Oracle, st: &State) -> Map<String, Value> {
     let (reroll, end) = oracle.extra_roll(st);
     let mut choices = [("reroll", reroll), ("end", end)];
     choices.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let list: Vec<Value> =
-        choices.iter().map(|&(c, p)| json!({"choice": c, "win": p, "best": p >= choices[0].1 - 1e-12})).collect();
+    let list: Vec<Value> = choices.iter().map(|&(c, p)| json!({"choice": c, "win": p, "best": p >= choices[0].1 - 1e-12})).collect();
     let mut m = Map::new();
     m.insert("to_move".into(), json!(st.to_move()));
     m.insert("choices".into(), Value::Array(list));
@@ -549,8 +538,7 @@ impl<'a> Req<'a> {
             Some(Value::String(s)) => s.as_str(),
             Some(v) => return Err(format!(r#""cmd" must be a string, not {v}; commands: {names}"#)),
         };
-        let (_, fields) =
-            COMMANDS.iter().find(|c| c.0 == cmd).ok_or_else(|| format!(r#"unknown cmd "{cmd}"; commands: {names}"#))?;
+        let (_, fields) = COMMANDS.iter().find(|c| c.0 == cmd).ok_or_else(|| format!(r#"unknown cmd "{cmd}"; commands: {names}"#))?;
         if let Some(k) = obj.keys().find(|k| !["cmd", "id"].contains(&k.as_str()) && !fields.contains(&k.as_str())) {
             let known = if fields.is_empty() { "none".to_owned() } else { fields.join(", ") };
             return Err(format!(r#"unknown field "{k}" for {cmd}; its fields are: {known}"#));
@@ -578,9 +566,7 @@ impl<'a> Req<'a> {
     }
 
     fn need_u8(&self, key: &str) -> Result<u8, String> {
-        self.u8(key)?.ok_or_else(|| {
-            format!(r#"{} needs "{key}" (an integer); for example {{"cmd":"play","from":0,"to":2}}"#, self.cmd)
-        })
+        self.u8(key)?.ok_or_else(|| format!(r#"{} needs "{key}" (an integer); for example {{"cmd":"play","from":0,"to":2}}"#, self.cmd))
     }
 
     /// `options` plus the `pieces` shorthand, as rule-set options.
@@ -624,15 +610,12 @@ fn spec_error(e: SpecError) -> String {
 /// The raw dice outcome a `roll` request asks for.
 fn roll_raw(rules: &Rules, req: &Req) -> Result<u8, String> {
     match (req.u8("value")?, req.u8("raw")?) {
-        (Some(v), None) => {
-            rules.raw_for_value(v).map_err(|e| format!("{e}; throws (raw->value): {}", throws_text(rules)))
-        }
+        (Some(v), None) => rules.raw_for_value(v).map_err(|e| format!("{e}; throws (raw->value): {}", throws_text(rules))),
         (None, Some(r)) => Ok(r),
         (Some(_), Some(_)) => Err(r#"give "value" or "raw", not both"#.into()),
-        (None, None) => Err(
-            r#"roll needs "value" (squares to move) or "raw" (the dice outcome), for example {"cmd":"roll","value":2}"#
-                .into(),
-        ),
+        (None, None) => {
+            Err(r#"roll needs "value" (squares to move) or "raw" (the dice outcome), for example {"cmd":"roll","value":2}"#.into())
+        }
     }
 }
 
@@ -653,10 +636,7 @@ fn summon_stage(game: &Game) -> Option<&'static str> {
 fn next_step(game: &Game) -> String {
     match game.phase() {
         Phase::Roll => r#"send {"cmd":"roll","value":V} or {"cmd":"roll","raw":R}"#.into(),
-        Phase::Move => format!(
-            r#"send {{"cmd":"play","from":F,"to":T}} with one of: {}"#,
-            ur_rules::format_moves(game.legal_moves())
-        ),
+        Phase::Move => format!(r#"send {{"cmd":"play","from":F,"to":T}} with one of: {}"#, ur_rules::format_moves(game.legal_moves())),
         Phase::Declare | Phase::ExtraRoll => {
             let names: Vec<&str> = game.choices().iter().map(|c| c.name()).collect();
             format!(r#"send {{"cmd":"choose","choice":C}} with C one of: {}"#, names.join(", "))
@@ -898,15 +878,13 @@ mod tests {
 
     #[test]
     fn eval_and_hint_at_an_optional_extra_roll() {
-        let opts: Options =
-            [("pieces".into(), OptionValue::Int(1)), ("rosette_reroll_optional".into(), OptionValue::Bool(true))].into();
+        let opts: Options = [("pieces".into(), OptionValue::Int(1)), ("rosette_reroll_optional".into(), OptionValue::Bool(true))].into();
         let rules = Rules::builtin_with("v1-simple", &opts).unwrap();
         let index = ur_solve::Indexer::new(&rules).unwrap();
         let sol = ur_solve::solve(&rules, &index, &ur_solve::SolveConfig::default(), &ur_solve::Silent).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v1.urt");
-        ur_solve::table::write_table(&path, &rules, &index, &sol.values, ur_solve::Encoding::F64, sol.residual, 1e-12)
-            .unwrap();
+        ur_solve::table::write_table(&path, &rules, &index, &sol.values, ur_solve::Encoding::F64, sol.residual, 1e-12).unwrap();
         let mut s = Session::with_table(Some(LoadedTable::open(&path).unwrap()));
         let r = ask(&mut s, r#"{"cmd":"new","rules":"v1-simple","pieces":1,"options":{"rosette_reroll_optional":true}}"#);
         assert_eq!(r["ok"], true, "{r}");
@@ -968,8 +946,7 @@ mod tests {
     /// The generic path, exercised on a race set held as a game of any family.
     #[test]
     fn a_game_of_any_family_through_the_protocol() {
-        let mut s =
-            Session { any: Some(AnyRecorder::new("finkel", &Options::new(), Side::Light).unwrap()), ..Session::default() };
+        let mut s = Session { any: Some(AnyRecorder::new("finkel", &Options::new(), Side::Light).unwrap()), ..Session::default() };
         let r = ask(&mut s, r#"{"cmd":"show"}"#);
         assert_eq!(r["phase"], "roll", "{r}");
         assert_eq!(r["outcomes"].as_array().unwrap().len(), 5, "{r}");

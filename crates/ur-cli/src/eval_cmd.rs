@@ -167,9 +167,7 @@ struct Loaded {
 impl TableArgs {
     fn load(&self, cmd: &str) -> Result<Loaded> {
         let Some(path) = &self.table else {
-            bail!(
-                "ur {cmd} needs --table FILE, a table made by `ur solve` (for example `ur solve finkel --pieces 2 --out f2.urt`)"
-            );
+            bail!("ur {cmd} needs --table FILE, a table made by `ur solve` (for example `ur solve finkel --pieces 2 --out f2.urt`)");
         };
         let table = LoadedTable::open(path)?;
         let rules = Arc::new(self.rules.load(&table)?);
@@ -196,8 +194,7 @@ fn parse_position(rules: &Rules, arg: &str) -> Result<State> {
         a => a.to_owned(),
     };
     const SHAPE: &str = r#"{"to_move":"light","light":{"reserve":N,"off":N,"path":[P,...]},"dark":{...}}"#;
-    let setup: Setup =
-        serde_json::from_str(&text).map_err(|e| anyhow!("bad position: {e}; a position is shaped {SHAPE}"))?;
+    let setup: Setup = serde_json::from_str(&text).map_err(|e| anyhow!("bad position: {e}; a position is shaped {SHAPE}"))?;
     rules.validate(&setup).map_err(|e| anyhow!("illegal position under {}: {e}", rules.id()))
 }
 

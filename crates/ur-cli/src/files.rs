@@ -9,8 +9,7 @@ use anyhow::{anyhow, Context, Result};
 /// directory, flushed and synced, then renamed over the target.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
     tmp.write_all(bytes).and_then(|()| tmp.as_file().sync_all()).context("cannot write the temporary file")?;
     tmp.persist(path).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())

@@ -11,8 +11,7 @@ use anyhow::{anyhow, Result};
 use clap::Args;
 use ur_bots::{make_bot_with_table, Bot, BotError, Oracle};
 use ur_rules::{
-    Action, AnyRecorder, Choice, Dice, DiceModel, Extra, Family, Game, GameRecord, Move, Phase, Playable, Rules, SeededDice, Side,
-    Throw,
+    Action, AnyRecorder, Choice, Dice, DiceModel, Extra, Family, Game, GameRecord, Move, Phase, Playable, Rules, SeededDice, Side, Throw,
     Turn,
 };
 
@@ -84,8 +83,7 @@ impl PlayCmd {
             Some(path) => (Some(LoadedTable::open(path)?.oracle(rules.clone())?), Some(path.clone())),
             None => table_store::oracle_for(table_store::dir().as_deref(), &rules).unzip(),
         };
-        let players =
-            [self.player(Side::Light, seed, oracle.as_ref())?, self.player(Side::Dark, seed, oracle.as_ref())?];
+        let players = [self.player(Side::Light, seed, oracle.as_ref())?, self.player(Side::Dark, seed, oracle.as_ref())?];
         let first = match self.first.as_str() {
             "rolloff" => None,
             s => Some(Side::parse(s).ok_or_else(|| anyhow!("--first must be light, dark or rolloff, not '{s}'"))?),
@@ -132,8 +130,7 @@ impl PlayCmd {
         let mut game = Game::new(rules, first);
         let stdin = std::io::stdin();
         let echo = !stdin.is_terminal();
-        let mut session =
-            Session { game: &mut game, players, dice, quiet: self.quiet, input: stdin.lock(), echo };
+        let mut session = Session { game: &mut game, players, dice, quiet: self.quiet, input: stdin.lock(), echo };
         let finished = session.run()?;
         if let Some(path) = &self.save {
             let record = GameRecord::of(&game, loaded.file_text);
@@ -210,8 +207,7 @@ impl PlayCmd {
         }
         let stdin = std::io::stdin();
         let echo = !stdin.is_terminal();
-        let mut session =
-            AnySession { game: recorder, players, dice: SeededDice::new(seed), quiet: self.quiet, input: stdin.lock(), echo };
+        let mut session = AnySession { game: recorder, players, dice: SeededDice::new(seed), quiet: self.quiet, input: stdin.lock(), echo };
         let finished = session.run()?;
         let game = session.game.game().clone();
         if let Some(path) = &self.save {
@@ -239,8 +235,7 @@ impl PlayCmd {
     fn player(&self, side: Side, seed: u64, table: Option<&Oracle>) -> Result<Player> {
         let explicit = if side == Side::Light { &self.light } else { &self.dark };
         let mut level_name = None;
-        let human_side =
-            Side::parse(&self.side).ok_or_else(|| anyhow!("--as must be light or dark, not '{}'", self.side))?;
+        let human_side = Side::parse(&self.side).ok_or_else(|| anyhow!("--as must be light or dark, not '{}'", self.side))?;
         let name = match explicit {
             Some(n) => n.as_str(),
             None if side == human_side => "human",

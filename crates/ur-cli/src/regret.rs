@@ -158,7 +158,10 @@ impl RegretCmd {
                     race_action(players[side].decide(&any))?
                 };
                 let name = players[side].name();
-                any.as_race_mut().expect("a race game").apply(action).with_context(|| format!("the {name} bot chose {action:?}, which the game refused"))?;
+                any.as_race_mut()
+                    .expect("a race game")
+                    .apply(action)
+                    .with_context(|| format!("the {name} bot chose {action:?}, which the game refused"))?;
             }
             if cluster.1 > 0 {
                 stats.clusters.push(cluster);

@@ -24,8 +24,7 @@ impl ReplayCmd {
         if AnyRecord::detect(&value) {
             return replay_any(&name.to_string(), value);
         }
-        let record: GameRecord =
-            serde_json::from_str(&text).with_context(|| format!("{name} is not a valid game record"))?;
+        let record: GameRecord = serde_json::from_str(&text).with_context(|| format!("{name} is not a valid game record"))?;
         let game = record.replay().with_context(|| format!("{name} does not replay"))?;
         let rules = game.rules();
         let from = if record.rules_file.is_some() { ", from the rule-set file stored in the record" } else { "" };
@@ -34,11 +33,7 @@ impl ReplayCmd {
         match (game.winner(), game.phase()) {
             (Some(w), _) => println!("Result: {} wins.", side_label(rules, w)),
             (None, Phase::Over) => println!("Result: game over."),
-            (None, p) => println!(
-                "Game unfinished: {} to play; the game waits for {}.",
-                side_label(rules, game.to_move()),
-                waits_for(p)
-            ),
+            (None, p) => println!("Game unfinished: {} to play; the game waits for {}.", side_label(rules, game.to_move()), waits_for(p)),
         }
         if let Some(paid) = game.pot_paid() {
             println!("Pot: light paid {}, dark paid {}; total {}.", paid[0], paid[1], paid[0] + paid[1]);
@@ -51,12 +46,7 @@ impl ReplayCmd {
 fn replay_any(name: &str, value: serde_json::Value) -> Result<()> {
     let record: AnyRecord = serde_json::from_value(value).with_context(|| format!("{name} is not a valid game record"))?;
     let game = record.replay().with_context(|| format!("{name} does not replay"))?;
-    println!(
-        "{} steps replayed under {} ({:?} family); every step is legal.",
-        record.steps.len(),
-        record.rules,
-        record.family
-    );
+    println!("{} steps replayed under {} ({:?} family); every step is legal.", record.steps.len(), record.rules, record.family);
     print!("{}", board(&game));
     match game.turn() {
         Turn::Over(Some(w)) => println!("Result: {} wins.", side_name(w)),

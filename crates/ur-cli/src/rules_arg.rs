@@ -88,8 +88,7 @@ pub fn load(id: Option<&str>, file: Option<&Path>, pieces: Option<u8>, pairs: &[
     }
     match file {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read rule-set file {}", path.display()))?;
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read rule-set file {}", path.display()))?;
             let in_file = || format!("in rule-set file {}", path.display());
             let file = RuleSetFile::parse(&text).with_context(in_file)?;
             let rules = Rules::from_file(&file, &options).with_context(in_file)?;

@@ -113,10 +113,7 @@ pub fn describe(file: &RuleSetFile, rules: &Rules) -> String {
     }
     out += "Moving: a player who can move must move; a throw with no legal move ends the turn (and any extra roll it would have given).\n";
     if let Some(pot) = rules.pot() {
-        out += &format!(
-            "Betting pot: stake {} each; fine {} per rosette landing; winner takes the pot.\n",
-            pot.stake, pot.rosette_fine
-        );
+        out += &format!("Betting pot: stake {} each; fine {} per rosette landing; winner takes the pot.\n", pot.stake, pot.rosette_fine);
     }
     if let Some(b) = &spec.birds {
         let calls: Vec<String> = b
@@ -154,21 +151,14 @@ pub fn describe(file: &RuleSetFile, rules: &Rules) -> String {
         now("pieces", default_pieces.clone())
     );
     for o in &file.options {
-        out += &format!(
-            "  {}: {} [default {}; {}{}]\n",
-            o.name,
-            o.description,
-            o.default,
-            o.allowed(),
-            now(&o.name, o.default.to_string())
-        );
+        out +=
+            &format!("  {}: {} [default {}; {}{}]\n", o.name, o.description, o.default, o.allowed(), now(&o.name, o.default.to_string()));
     }
     out
 }
 
 fn capture_text(rules: &Rules) -> String {
-    let shared = rules.spec.rosettes.kind == SquareKind::Shared
-        || rules.spec.squares.iter().any(|s| s.kind == SquareKind::Shared);
+    let shared = rules.spec.rosettes.kind == SquareKind::Shared || rules.spec.squares.iter().any(|s| s.kind == SquareKind::Shared);
     let safe = rules.spec.rosettes.kind == SquareKind::Safe || rules.spec.squares.iter().any(|s| s.kind == SquareKind::Safe);
     let mut s = "landing on an opposing piece sends it back to its owner's reserve".to_string();
     if safe {

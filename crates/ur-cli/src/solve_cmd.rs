@@ -53,7 +53,11 @@ impl SolveCmd {
         let need = memory_needed(&rules, &index, !self.no_checkpoint, encoding.width() as u64);
         println!(
             "{} with {} pieces: {} positions (side to move); memory needed {:.2} GiB; table {:.2} MiB",
-            rules.id(), rules.pieces(), index.len(), gib(need), index.len() as f64 * encoding.width() as f64 / 1048576.0
+            rules.id(),
+            rules.pieces(),
+            index.len(),
+            gib(need),
+            index.len() as f64 * encoding.width() as f64 / 1048576.0
         );
         check_memory(&rules, &index, need)?;
         let out = match self.out.take() {
@@ -89,8 +93,9 @@ fn store_path(rules: &ur_rules::Rules) -> Result<PathBuf> {
     let Some(dir) = table_store::dir() else {
         bail!("no --out FILE given and no table store: set {} to a folder, or give --out FILE", table_store::ENV);
     };
-    std::fs::create_dir_all(&dir)
-        .with_context(|| format!("cannot create the table store {} (set {} to another folder, or give --out FILE)", dir.display(), table_store::ENV))?;
+    std::fs::create_dir_all(&dir).with_context(|| {
+        format!("cannot create the table store {} (set {} to another folder, or give --out FILE)", dir.display(), table_store::ENV)
+    })?;
     Ok(dir.join(table_store::file_name(rules)))
 }
 

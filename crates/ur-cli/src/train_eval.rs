@@ -23,7 +23,8 @@ use ur_solve::{solve, Indexer, Silent, SolveConfig, Table, Values};
 /// The rule sets the committed weights were fitted on with `--pieces`: every
 /// built-in race rule set the solver supports, except `regency-murray`
 /// (whose 4-piece table is too big; it comes with 2 and 3 pieces in `--more`).
-const DEFAULT_RULES: &str = "finkel,blitz,masters,aseb,regency-british-museum,v1-simple,walker-cyningstan,ludens-planet,regency-conventional,regency-bell";
+const DEFAULT_RULES: &str =
+    "finkel,blitz,masters,aseb,regency-british-museum,v1-simple,walker-cyningstan,ludens-planet,regency-conventional,regency-bell";
 /// Further training tables beyond `--pieces`.
 const DEFAULT_MORE: &str = "finkel:5,regency-murray:2,regency-murray:3";
 /// Rule sets (with piece counts) that only measure the fit (none by default).
@@ -150,7 +151,10 @@ impl TrainEvalCmd {
             "{:<24} {:>6} {:>9} {:>12} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10}",
             "rules", "pieces", "positions", "model", "rmse pp", "mae pp", "p95 pp", "generic", "regret d1", "regret d2"
         );
-        println!("{:<24} {:>6} {:>9} {:>12} {:>9.3} {:>9.3} {:>9.3}", "(training set)", "", train_err.positions, "generic", train_err.rmse_pp, train_err.mae_pp, train_err.p95_pp);
+        println!(
+            "{:<24} {:>6} {:>9} {:>12} {:>9.3} {:>9.3} {:>9.3}",
+            "(training set)", "", train_err.positions, "generic", train_err.rmse_pp, train_err.mae_pp, train_err.p95_pp
+        );
         let held_rows: Vec<serde_json::Value> = parts.iter().map(|p| measure(&p.id, p.pieces, &p.solved, &p.held, &weights)).collect();
         for (id, n) in &checks {
             let solved = self.solve(id, *n)?;

@@ -73,7 +73,9 @@ impl TrainSelfPlayCmd {
         if rules.named_pieces() {
             bail!("self-play fits rule sets without named pieces only");
         }
-        if !(0.0..=1.0).contains(&self.keep) || !(0.0..=1.0).contains(&self.explore) || !(0.0..=1.0).contains(&self.lambda)
+        if !(0.0..=1.0).contains(&self.keep)
+            || !(0.0..=1.0).contains(&self.explore)
+            || !(0.0..=1.0).contains(&self.lambda)
             || !(0.0..=1.0).contains(&self.greedy_games)
         {
             bail!("--keep, --explore and --lambda are between 0 and 1");
@@ -97,7 +99,10 @@ impl TrainSelfPlayCmd {
             seed: self.seed,
         };
         eprintln!("self-play on {id} from the {from} model: {} rounds of {} games", cfg.iterations, cfg.games);
-        println!("{:>5} {:>9} {:>8} {:>11} {:>9} {:>12} {:>11}", "round", "positions", "turns", "first wins", "cut off", "before rmse", "after rmse");
+        println!(
+            "{:>5} {:>9} {:>8} {:>11} {:>9} {:>12} {:>11}",
+            "round", "positions", "turns", "first wins", "cut off", "before rmse", "after rmse"
+        );
         let started = Instant::now();
         let (model, reports) = self_play_fit(&rules, (b, w), self.squares, &cfg, |r| {
             println!(

@@ -13,11 +13,7 @@ use serde_json::Value;
 mod common;
 
 fn ur(args: &[&str]) -> Output {
-    common::ur_command()
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the ur binary runs")
+    common::ur_command().args(args).stdin(Stdio::null()).output().expect("the ur binary runs")
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -103,7 +99,21 @@ fn greedy_beats_random_with_intervals_and_elo() {
 #[test]
 fn the_seed_fixes_the_report_whatever_the_thread_count() {
     let run = |threads: &str, seed: &str| {
-        let args = ["arena", "--bots", "greedy,random,perfect", "--table", path_str(table()), "--games", "40", "--seed", seed, "--threads", threads, "--json", "--quiet"];
+        let args = [
+            "arena",
+            "--bots",
+            "greedy,random,perfect",
+            "--table",
+            path_str(table()),
+            "--games",
+            "40",
+            "--seed",
+            seed,
+            "--threads",
+            threads,
+            "--json",
+            "--quiet",
+        ];
         let out = ur(&args);
         assert!(out.status.success(), "{}", describe(&args, &out));
         out.stdout
@@ -161,7 +171,21 @@ fn perfect_has_no_regret_and_random_has_some() {
     assert_eq!(perfect["options"]["pieces"], 2, "the table's rules are the default");
 
     for sampler in ["random", "greedy", "self"] {
-        let random = json(&["regret", "--rules", "finkel", "--bot", "random", "--table", t, "--positions", "500", "--sampler", sampler, "--json", "--quiet"]);
+        let random = json(&[
+            "regret",
+            "--rules",
+            "finkel",
+            "--bot",
+            "random",
+            "--table",
+            t,
+            "--positions",
+            "500",
+            "--sampler",
+            sampler,
+            "--json",
+            "--quiet",
+        ]);
         let mean = random["mean_regret_pp"].as_f64().unwrap();
         let ci = random["mean_regret_ci95_pp"].as_array().unwrap();
         assert!(mean > 0.1, "random should lose win probability ({sampler}): {random}");
@@ -195,7 +219,8 @@ fn play_takes_a_level() {
 }
 
 /// A small, fast arena of three pairs.
-const SMALL: [&str; 11] = ["arena", "--rules", "finkel", "--pieces", "2", "--bots", "greedy,random,generic:greedy", "--games", "20", "--seed", "3"];
+const SMALL: [&str; 11] =
+    ["arena", "--rules", "finkel", "--pieces", "2", "--bots", "greedy,random,generic:greedy", "--games", "20", "--seed", "3"];
 
 fn with<'a>(base: &[&'a str], more: &[&'a str]) -> Vec<&'a str> {
     base.iter().chain(more).copied().collect()
@@ -248,7 +273,10 @@ fn a_save_file_from_another_arena_is_refused() {
 
     let mut other_seed = SMALL;
     other_seed[10] = "4";
-    run_fails(&with(&other_seed, &["--save", save, "--quiet"]), &["another arena", "seed 3 there, 4 here", "another --save file", "delete it"]);
+    run_fails(
+        &with(&other_seed, &["--save", save, "--quiet"]),
+        &["another arena", "seed 3 there, 4 here", "another --save file", "delete it"],
+    );
     let mut other_bots = SMALL;
     other_bots[6] = "greedy,random";
     run_fails(&with(&other_bots, &["--save", save, "--quiet"]), &["another arena", "bots"]);

@@ -203,7 +203,20 @@ fn bot_games_with_options_play_and_replay() {
 fn bell_games_report_the_pot() {
     let dir = TempDir::new().unwrap();
     let file = dir.path().join("bell.json");
-    let out = run_ok(&["play", "-r", "regency-bell", "--light", "random", "--dark", "random", "--seed", "9", "--quiet", "--save", path_str(&file)]);
+    let out = run_ok(&[
+        "play",
+        "-r",
+        "regency-bell",
+        "--light",
+        "random",
+        "--dark",
+        "random",
+        "--seed",
+        "9",
+        "--quiet",
+        "--save",
+        path_str(&file),
+    ]);
     assert!(out.contains("Pot: light paid") && out.contains("takes the pot"), "{out}");
     let replay = run_ok(&["replay", path_str(&file)]);
     assert!(replay.contains("Pot: light paid"), "{replay}");

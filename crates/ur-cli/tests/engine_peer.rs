@@ -66,12 +66,7 @@ fn sorted_pairs(legal: &Value) -> Vec<[u8; 2]> {
 fn every_peer_turn_matches_through_the_engine() {
     let games = peer_games();
     assert_eq!(games.len(), 600);
-    let mut child = common::ur_command()
-        .arg("engine")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("ur starts");
+    let mut child = common::ur_command().arg("engine").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("ur starts");
     let input: Vec<String> = games.iter().map(requests).collect();
     let stdin = child.stdin.take().unwrap();
     // A writer thread keeps both pipes moving: the replies outgrow a pipe buffer.

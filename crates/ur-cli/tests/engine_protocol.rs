@@ -10,13 +10,8 @@ mod common;
 
 /// Runs `ur engine` on these input lines (then EOF) and returns the replies.
 fn engine(lines: &[&str]) -> (Vec<Value>, ExitStatus) {
-    let mut child = common::ur_command()
-        .arg("engine")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ur starts");
+    let mut child =
+        common::ur_command().arg("engine").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("ur starts");
     let mut stdin = child.stdin.take().unwrap();
     let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
     let writer = std::thread::spawn(move || {
@@ -50,10 +45,7 @@ fn rules_lists_every_rule_set_with_options() {
     assert_eq!(sets.len(), 12);
     let finkel = &sets[0];
     assert_eq!(finkel["id"], "finkel");
-    assert_eq!(
-        (finkel["pieces"].clone(), finkel["path_length"].clone(), finkel["dice"].clone()),
-        (json!(7), json!(14), json!("BIN4"))
-    );
+    assert_eq!((finkel["pieces"].clone(), finkel["path_length"].clone(), finkel["dice"].clone()), (json!(7), json!(14), json!("BIN4")));
     assert!(finkel["name"].is_string() && finkel["summary"].is_string());
     let birds = sets.iter().find(|s| s["id"] == "v1-named-birds").unwrap();
     let dice = birds["options"].as_array().unwrap().iter().find(|o| o["name"] == "dice").unwrap();
@@ -80,31 +72,19 @@ fn new_roll_play_show_record() {
     assert_eq!(r.len(), 7);
     assert_eq!(ok(&r[0])["rules"], "finkel");
     assert_eq!(r[0]["options"], json!({"pieces": 7}));
-    assert_eq!(
-        (r[0]["phase"].clone(), r[0]["to_move"].clone(), r[0]["winner"].clone()),
-        (json!("roll"), json!("light"), Value::Null)
-    );
+    assert_eq!((r[0]["phase"].clone(), r[0]["to_move"].clone(), r[0]["winner"].clone()), (json!("roll"), json!("light"), Value::Null));
     assert_eq!(r[0]["position"]["light"], json!({"reserve": 7, "off": 0, "path": []}));
     let roll = ok(&r[1]);
-    assert_eq!(
-        (roll["player"].clone(), roll["raw"].clone(), roll["value"].clone()),
-        (json!("light"), json!(2), json!(2))
-    );
+    assert_eq!((roll["player"].clone(), roll["raw"].clone(), roll["value"].clone()), (json!("light"), json!(2), json!(2)));
     assert_eq!(roll["legal"], json!([{"from": 0, "to": 2, "capture": false, "rosette": false, "off": false}]));
     assert_eq!((roll["phase"].clone(), roll["to_move"].clone()), (json!("move"), json!("light")));
     assert_eq!(ok(&r[2])["legal"], roll["legal"]);
     assert_eq!(r[2]["phase"], "move");
     let play = ok(&r[3]);
-    assert_eq!(
-        (play["to_move"].clone(), play["phase"].clone(), play["captured"].clone()),
-        (json!("dark"), json!("roll"), json!(false))
-    );
+    assert_eq!((play["to_move"].clone(), play["phase"].clone(), play["captured"].clone()), (json!("dark"), json!("roll"), json!(false)));
     assert_eq!((play["winner"].clone(), play["choices"].clone()), (Value::Null, json!([])));
     let pass = ok(&r[4]);
-    assert_eq!(
-        (pass["player"].clone(), pass["legal"].clone(), pass["to_move"].clone()),
-        (json!("dark"), json!([]), json!("light"))
-    );
+    assert_eq!((pass["player"].clone(), pass["legal"].clone(), pass["to_move"].clone()), (json!("dark"), json!([]), json!("light")));
     let record = &ok(&r[5])["record"];
     assert_eq!(record["rules"], "finkel");
     assert_eq!(record["first"], "light");
@@ -143,10 +123,7 @@ fn capture_rosette_and_winning_move_flags() {
     assert_eq!(ok(&r[3])["captured"], true);
     assert_eq!(ok(&r[5])["legal"], json!([{"from": 14, "to": 15, "capture": false, "rosette": false, "off": true}]));
     let win = ok(&r[6]);
-    assert_eq!(
-        (win["winner"].clone(), win["phase"].clone(), win["to_move"].clone()),
-        (json!("light"), json!("over"), Value::Null)
-    );
+    assert_eq!((win["winner"].clone(), win["phase"].clone(), win["to_move"].clone()), (json!("light"), json!("over"), Value::Null));
     assert!(error(&r[7]).contains("over"));
 }
 
@@ -202,22 +179,13 @@ fn named_birds_declare_summon_and_move() {
 #[test]
 fn set_show_round_trip() {
     let cases = [
-        (
-            "finkel",
-            json!({"to_move":"dark","light":{"reserve":3,"off":1,"path":[2,5,13]},"dark":{"reserve":4,"off":2,"path":[8]}}),
-        ),
-        (
-            "aseb",
-            json!({"to_move":"light","light":{"reserve":0,"off":0,"path":[1,6,7,9,16]},"dark":{"reserve":5,"off":0,"path":[]}}),
-        ),
+        ("finkel", json!({"to_move":"dark","light":{"reserve":3,"off":1,"path":[2,5,13]},"dark":{"reserve":4,"off":2,"path":[8]}})),
+        ("aseb", json!({"to_move":"light","light":{"reserve":0,"off":0,"path":[1,6,7,9,16]},"dark":{"reserve":5,"off":0,"path":[]}})),
         (
             "v1-named-birds",
             json!({"to_move":"light","light":{"reserve":2,"off":1,"path":[3,8],"birds":[8,15,3,0,0]},"dark":{"reserve":5,"off":0,"path":[],"birds":[0,0,0,0,0]}}),
         ),
-        (
-            "regency-bell",
-            json!({"to_move":"light","light":{"reserve":7,"off":0,"path":[]},"dark":{"reserve":6,"off":0,"path":[14]}}),
-        ),
+        ("regency-bell", json!({"to_move":"light","light":{"reserve":7,"off":0,"path":[]},"dark":{"reserve":6,"off":0,"path":[14]}})),
     ];
     for (rules, pos) in cases {
         let new = format!(r#"{{"cmd":"new","rules":"{rules}"}}"#);
@@ -253,10 +221,7 @@ fn bad_requests_are_reported_and_the_engine_keeps_serving() {
         (r#"{"nocmd":1}"#, "cmd"),
         (r#"{"cmd":"dance"}"#, "dance"),
         (r#"{"cmd":"show"}"#, "new"),
-        (
-            r#"{"cmd":"set","position":{"to_move":"light","light":{"reserve":7,"off":0},"dark":{"reserve":7,"off":0}}}"#,
-            "new",
-        ),
+        (r#"{"cmd":"set","position":{"to_move":"light","light":{"reserve":7,"off":0},"dark":{"reserve":7,"off":0}}}"#, "new"),
         (r#"{"cmd":"new","rules":"chess"}"#, "chess"),
         (r#"{"cmd":"new","rules":"finkel","options":{"colour":"red"}}"#, "colour"),
         (r#"{"cmd":"new","rules":"v1-simple","options":{"dice":"D8"}}"#, "D8"),

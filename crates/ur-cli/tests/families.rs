@@ -39,12 +39,7 @@ fn p(path: &Path) -> &str {
 
 /// Requests to `ur engine`, one reply each.
 fn engine(requests: &[String]) -> Vec<Value> {
-    let mut child = common::ur_command()
-        .arg("engine")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("ur engine starts");
+    let mut child = common::ur_command().arg("engine").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("ur engine starts");
     let mut stdin = child.stdin.take().unwrap();
     for r in requests {
         writeln!(stdin, "{r}").unwrap();
@@ -120,7 +115,19 @@ fn a_version_2_record_replays_and_a_broken_one_is_refused() {
 
 #[test]
 fn generic_bots_play_in_the_arena_and_against_the_race_bots() {
-    let out = ok(&["arena", "--rules", "finkel", "--pieces", "3", "--bots", "generic:greedy,generic:mcts:20,greedy", "--games", "4", "--quiet", "--json"]);
+    let out = ok(&[
+        "arena",
+        "--rules",
+        "finkel",
+        "--pieces",
+        "3",
+        "--bots",
+        "generic:greedy,generic:mcts:20,greedy",
+        "--games",
+        "4",
+        "--quiet",
+        "--json",
+    ]);
     let report: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(report["games"], 12, "{report}");
     fails(&["arena", "--bots", "generic:perfect,random", "--games", "2"], &["unknown bot"]);

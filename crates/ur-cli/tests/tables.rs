@@ -205,12 +205,7 @@ fn engine(args: &[&str], lines: &[&str]) -> (Vec<Value>, Output) {
 
 /// Runs an `ur engine` command on these input lines and returns the replies.
 fn engine_run(mut cmd: Command, lines: &[&str]) -> (Vec<Value>, Output) {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ur starts");
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("ur starts");
     let mut stdin = child.stdin.take().unwrap();
     let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
     let writer = std::thread::spawn(move || {
@@ -277,7 +272,10 @@ fn the_engine_evaluates_and_hints() {
     assert!(error(&r[3]).contains(r#""roll""#), "{}", r[3]);
     let h = ok(&r[4]);
     assert_eq!(h["moves"].as_array().unwrap().len(), 1, "{h}");
-    assert_eq!((h["moves"][0]["from"].as_u64(), h["moves"][0]["to"].as_u64(), h["moves"][0]["best"].as_bool()), (Some(0), Some(2), Some(true)));
+    assert_eq!(
+        (h["moves"][0]["from"].as_u64(), h["moves"][0]["to"].as_u64(), h["moves"][0]["best"].as_bool()),
+        (Some(0), Some(2), Some(true))
+    );
     assert_eq!(ok(&r[5])["phase"], "roll", "a hint does not change the game");
     ok(&r[6]);
     // In the move phase eval gives the value of the best move for the throw.
@@ -369,7 +367,10 @@ fn missing_foreign_and_damaged_tables_are_reported() {
     }
     // Positions that are not positions.
     run_fails(&["eval", "--table", t, "{"], &["bad position"]);
-    run_fails(&["eval", "--table", t, r#"{"to_move":"light","light":{"reserve":3,"off":0},"dark":{"reserve":2,"off":0}}"#], &["illegal position", "pieces"]);
+    run_fails(
+        &["eval", "--table", t, r#"{"to_move":"light","light":{"reserve":3,"off":0},"dark":{"reserve":2,"off":0}}"#],
+        &["illegal position", "pieces"],
+    );
 }
 
 /// `ur solve` without `--out` puts the table in the table store (`UR_TABLES`),
@@ -388,15 +389,14 @@ fn the_table_store_serves_play_and_the_engine() {
     let files: Vec<_> = fs::read_dir(&store).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     assert!(matches!(files.as_slice(), [f] if f.starts_with("finkel-2p-") && f.ends_with(".urt")), "{files:?}");
     assert!(text(&solved.stdout).contains(&files[0]), "{}", text(&solved.stdout));
-    let play = |pieces: &str| in_store(&["play", "--pieces", pieces, "--light", "perfect", "--dark", "random", "--seed", "4"]).output().unwrap();
+    let play =
+        |pieces: &str| in_store(&["play", "--pieces", pieces, "--light", "perfect", "--dark", "random", "--seed", "4"]).output().unwrap();
     let out = play("2");
     assert!(out.status.success() && text(&out.stdout).contains("Solved table:"), "{}", describe(&["play"], &out));
     let out = play("3");
     assert!(!out.status.success() && text(&out.stderr).contains("perfect needs --table FILE"), "{}", describe(&["play"], &out));
-    let (r, _) = engine_run(
-        in_store(&["engine"]),
-        &[r#"{"cmd":"new","pieces":2}"#, r#"{"cmd":"eval"}"#, r#"{"cmd":"new"}"#, r#"{"cmd":"eval"}"#],
-    );
+    let (r, _) =
+        engine_run(in_store(&["engine"]), &[r#"{"cmd":"new","pieces":2}"#, r#"{"cmd":"eval"}"#, r#"{"cmd":"new"}"#, r#"{"cmd":"eval"}"#]);
     assert!((num(&ok(&r[1])["win"]) * 100.0 - PUBLISHED).abs() < 0.01, "{}", r[1]);
     assert!(error(&r[3]).contains("ur solve"), "{}", r[3]);
     // A damaged table in the store: a warning, and play goes on without it.
@@ -407,7 +407,11 @@ fn the_table_store_serves_play_and_the_engine() {
     fs::write(&path, bytes).unwrap();
     let out = in_store(&["play", "--pieces", "2", "--light", "level5", "--dark", "random", "--seed", "4", "--quiet"]).output().unwrap();
     assert!(out.status.success(), "{}", describe(&["play"], &out));
-    assert!(text(&out.stderr).contains("warning: not using the stored table") && text(&out.stderr).contains("checksum"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("warning: not using the stored table") && text(&out.stderr).contains("checksum"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// `ur solve --rules ID` solves that rule set, like `ur solve ID`; naming two is refused.

@@ -73,10 +73,7 @@ impl Board {
 
     /// The decoration letter of a cell, `.` when none is known.
     pub fn decoration(&self, cell: Cell) -> char {
-        self.decorations
-            .get(cell.row as usize)
-            .and_then(|r| r.as_bytes().get(cell.col as usize))
-            .map_or('.', |&b| b as char)
+        self.decorations.get(cell.row as usize).and_then(|r| r.as_bytes().get(cell.col as usize)).map_or('.', |&b| b as char)
     }
 }
 
@@ -121,8 +118,7 @@ pub fn named_path(name: &str) -> Option<Vec<Cell>> {
 }
 
 /// Names accepted by [`named_path`].
-pub const PATH_NAMES: [&str; 7] =
-    ["PATH-14", "PATH-16", "PATH-27", "PATH-27-ALT", "PATH-23", "PATH-23-ALT", "ASEB"];
+pub const PATH_NAMES: [&str; 7] = ["PATH-14", "PATH-16", "PATH-27", "PATH-27-ALT", "PATH-23", "PATH-23-ALT", "ASEB"];
 
 #[cfg(test)]
 mod tests {

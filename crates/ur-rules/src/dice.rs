@@ -40,10 +40,7 @@ impl DiceModel {
 
     /// Probability of a raw outcome (0 when it cannot occur).
     pub fn probability(self, raw: u8) -> f64 {
-        self.outcomes()
-            .iter()
-            .find(|&&(r, _)| r == raw)
-            .map_or(0.0, |&(_, w)| f64::from(w) / f64::from(self.total_weight()))
+        self.outcomes().iter().find(|&&(r, _)| r == raw).map_or(0.0, |&(_, w)| f64::from(w) / f64::from(self.total_weight()))
     }
 
     pub fn name(self) -> &'static str {

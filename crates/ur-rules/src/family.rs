@@ -438,7 +438,14 @@ mod tests {
                     let outcomes = game.outcomes();
                     assert!((outcomes.iter().map(|o| o.1).sum::<f64>() - 1.0).abs() < 1e-12);
                     let mut x = rng.gen::<f64>();
-                    let raw = outcomes.iter().find(|o| { x -= o.1; x < 0.0 }).unwrap_or(&outcomes[0]).0;
+                    let raw = outcomes
+                        .iter()
+                        .find(|o| {
+                            x -= o.1;
+                            x < 0.0
+                        })
+                        .unwrap_or(&outcomes[0])
+                        .0;
                     game.roll(raw).unwrap();
                 }
                 Turn::Decide(_) => {

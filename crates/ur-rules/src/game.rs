@@ -244,8 +244,7 @@ impl Game {
     /// Outside the roll phase, or an outcome the dice cannot show.
     pub fn roll(&mut self, raw: u8) -> Result<RollReport, GameError> {
         self.expect(Phase::Roll, "roll")?;
-        let throw =
-            self.rules.throw(raw).ok_or(GameError::BadRoll { raw, dice: self.rules.dice().name() })?;
+        let throw = self.rules.throw(raw).ok_or(GameError::BadRoll { raw, dice: self.rules.dice().name() })?;
         self.history.push(Action::Roll(raw));
         let mut report = RollReport { throw, legal: MoveList::new(), passed: false, summon: None };
         match self.roll_kind {

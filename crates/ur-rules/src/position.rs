@@ -126,16 +126,7 @@ impl State {
     /// A position with no pieces anywhere, for builders such as a solver's
     /// index; fill it with [`State::add_piece`] and [`State::set_counts`].
     pub fn empty(to_move: Side) -> State {
-        State {
-            to_move,
-            reserve: [0, 0],
-            off: [0, 0],
-            mask: [0, 0],
-            occ: [0, 0],
-            block: [0, 0],
-            count: [[0; 32]; 2],
-            birds: [[0; 5]; 2],
-        }
+        State { to_move, reserve: [0, 0], off: [0, 0], mask: [0, 0], occ: [0, 0], block: [0, 0], count: [[0; 32]; 2], birds: [[0; 5]; 2] }
     }
 
     /// Adds a piece at `pos` (1..=L) without checking that it fits there.
@@ -206,9 +197,7 @@ impl Rules {
         let (len, pieces) = (self.path_len(), self.pieces());
         let total = usize::from(ss.reserve) + usize::from(ss.off) + ss.path.len();
         if total != usize::from(pieces) {
-            return Err(PositionError::PieceCount {
-                side, reserve: ss.reserve, off: ss.off, on_board: ss.path.len(), total, pieces,
-            });
+            return Err(PositionError::PieceCount { side, reserve: ss.reserve, off: ss.off, on_board: ss.path.len(), total, pieces });
         }
         for &pos in &ss.path {
             if pos == 0 || pos > len {

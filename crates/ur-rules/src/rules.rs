@@ -89,11 +89,7 @@ impl Rules {
 
     fn compile(spec: RaceSpec, options: Options) -> Result<Rules, SpecError> {
         let id = spec.id.clone();
-        let invalid = |field: &str, problem: String| SpecError::Invalid {
-            rules: id.clone(),
-            field: field.into(),
-            problem,
-        };
+        let invalid = |field: &str, problem: String| SpecError::Invalid { rules: id.clone(), field: field.into(), problem };
         let board = Board::named(&spec.board)
             .ok_or_else(|| invalid("board", format!("unknown board '{}'; use \"standard\" or \"aseb\"", spec.board)))?;
         let light = resolve_path(&spec.path).map_err(|p| invalid("path", p))?;
@@ -330,17 +326,16 @@ impl Rules {
 
 fn resolve_path(spec: &PathSpec) -> Result<Vec<Cell>, String> {
     match spec {
-        PathSpec::Named(name) => named_path(name).ok_or_else(|| {
-            format!("unknown path '{name}'; use one of {}", crate::board::PATH_NAMES.join(", "))
-        }),
+        PathSpec::Named(name) => {
+            named_path(name).ok_or_else(|| format!("unknown path '{name}'; use one of {}", crate::board::PATH_NAMES.join(", ")))
+        }
         PathSpec::Cells(cells) => Ok(cells.clone()),
     }
 }
 
 fn build_throws(spec: &RaceSpec) -> Result<Vec<Throw>, String> {
     let outcomes = spec.dice.outcomes();
-    let mut throws: Vec<Throw> =
-        outcomes.iter().map(|&(raw, _)| Throw { raw, value: raw, extra: Extra::None, enter: true }).collect();
+    let mut throws: Vec<Throw> = outcomes.iter().map(|&(raw, _)| Throw { raw, value: raw, extra: Extra::None, enter: true }).collect();
     for t in &spec.throws {
         let slot = throws
             .iter_mut()

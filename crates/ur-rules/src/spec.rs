@@ -222,8 +222,7 @@ impl RuleSetFile {
         let mut base: toml::Table = text.parse().map_err(|e: toml::de::Error| SpecError::Toml(e.to_string()))?;
         let options = match base.remove("options") {
             None => Vec::new(),
-            Some(v) => Vec::<OptionSpec>::deserialize(v)
-                .map_err(|e| SpecError::Toml(format!("in [[options]]: {e}")))?,
+            Some(v) => Vec::<OptionSpec>::deserialize(v).map_err(|e| SpecError::Toml(format!("in [[options]]: {e}")))?,
         };
         let text_field = |k: &str| -> Result<String, SpecError> {
             base.get(k).and_then(|v| v.as_str()).map(str::to_owned).ok_or_else(|| SpecError::Invalid {
@@ -291,13 +290,7 @@ impl RuleSetFile {
         }
         let pieces = match &all["pieces"] {
             OptionValue::Int(n) if (1..=15).contains(n) => *n,
-            v => {
-                return Err(SpecError::BadOptionValue {
-                    option: "pieces".into(),
-                    value: v.to_string(),
-                    allowed: "integer 1..=15".into(),
-                })
-            }
+            v => return Err(SpecError::BadOptionValue { option: "pieces".into(), value: v.to_string(), allowed: "integer 1..=15".into() }),
         };
         table.insert("pieces".into(), toml::Value::Integer(pieces));
         RaceSpec::deserialize(toml::Value::Table(table)).map_err(|e| SpecError::Invalid {

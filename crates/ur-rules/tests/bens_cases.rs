@@ -146,9 +146,7 @@ fn build(id: &str, case: &Case) -> Result<Option<AnyGame>, String> {
                     .and_then(|s| BensGame::from_setup(&case.options, &s).map(AnyGame::Bens).map_err(|e| e.to_string())),
                 _ => serde_json::from_value::<AkalandungSetup>(p)
                     .map_err(|e| format!("bad position: {e}"))
-                    .and_then(|s| {
-                        AkalandungGame::from_setup(&case.options, &s).map(AnyGame::Akalandung).map_err(|e| e.to_string())
-                    }),
+                    .and_then(|s| AkalandungGame::from_setup(&case.options, &s).map(AnyGame::Akalandung).map_err(|e| e.to_string())),
             };
             if case.position_error {
                 return match built {
@@ -344,15 +342,14 @@ fn every_decision_and_open_item_is_named_by_a_case() {
                 continue;
             }
         };
-        let clauses: Vec<String> =
-            tables.iter().filter_map(|t| t.get("clause").and_then(|c| c.as_str()).map(str::to_owned)).collect();
+        let clauses: Vec<String> = tables.iter().filter_map(|t| t.get("clause").and_then(|c| c.as_str()).map(str::to_owned)).collect();
         let missing: Vec<&str> = required_tags(id)
             .iter()
             .copied()
             .filter(|tag| {
-                !clauses.iter().any(|c| {
-                    c.match_indices(tag).any(|(at, _)| !c[at + tag.len()..].starts_with(|ch: char| ch.is_ascii_digit()))
-                })
+                !clauses
+                    .iter()
+                    .any(|c| c.match_indices(tag).any(|(at, _)| !c[at + tag.len()..].starts_with(|ch: char| ch.is_ascii_digit())))
             })
             .collect();
         if !missing.is_empty() {

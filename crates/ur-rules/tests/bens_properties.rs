@@ -94,12 +94,14 @@ fn candidates(game: &AnyGame, rng: &mut Xoshiro256PlusPlus) -> Vec<AnyAction> {
 fn sample_roll(game: &AnyGame, rng: &mut Xoshiro256PlusPlus) -> u8 {
     let outcomes = game.outcomes();
     let mut x = rng.gen::<f64>();
-    outcomes.iter().find(|o| {
-        x -= o.1;
-        x < 0.0
-    })
-    .unwrap_or(&outcomes[0])
-    .0
+    outcomes
+        .iter()
+        .find(|o| {
+            x -= o.1;
+            x < 0.0
+        })
+        .unwrap_or(&outcomes[0])
+        .0
 }
 
 fn markers(game: &AnyGame, side: Side) -> usize {
@@ -297,10 +299,7 @@ fn differential(replay_optional: &str, seed: u64) -> Result<(), String> {
 
 #[test]
 fn akalandung_without_powers_is_ludens_planet_move_for_move() {
-    let failures: Vec<String> = (0..200u64)
-        .flat_map(|seed| ["false", "true"].map(|r| differential(r, seed)))
-        .filter_map(Result::err)
-        .take(5)
-        .collect();
+    let failures: Vec<String> =
+        (0..200u64).flat_map(|seed| ["false", "true"].map(|r| differential(r, seed))).filter_map(Result::err).take(5).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

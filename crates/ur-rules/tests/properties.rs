@@ -11,8 +11,8 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use ur_rules::spec::BUILTIN;
 use ur_rules::{
-    Choice, Dice, Extra, Game, GameError, Move, OptionValue, Options, Phase, RuleSetFile, Rules, SeededDice, Setup,
-    Side, SideSetup, SpecError, SquareKind, State, Throw,
+    Choice, Dice, Extra, Game, GameError, Move, OptionValue, Options, Phase, RuleSetFile, Rules, SeededDice, Setup, Side, SideSetup,
+    SpecError, SquareKind, State, Throw,
 };
 
 /// A game that has not ended after this many actions is a failure.
@@ -119,10 +119,7 @@ fn every_option_combination_compiles_or_is_refused_for_a_stated_reason() {
                 }
                 Err(e) => {
                     assert!(refusal_expected(id, &o), "{id} {o:?}: unexpected refusal: {e}");
-                    assert!(
-                        matches!(&e, SpecError::Invalid { rules, field, .. } if rules == id && field == "birds"),
-                        "{id} {o:?}: {e:?}"
-                    );
+                    assert!(matches!(&e, SpecError::Invalid { rules, field, .. } if rules == id && field == "birds"), "{id} {o:?}: {e:?}");
                 }
             }
         }
@@ -371,12 +368,7 @@ fn check_legal_moves(g: &Game) -> Result<(), TestCaseError> {
             prop_assert!(!legal[..i].contains(&m), "duplicate {m:?}");
         } else {
             prop_assert_eq!(m.piece, 0);
-            prop_assert!(
-                !legal[..i].iter().any(|o| o.from == m.from && o.to == m.to),
-                "duplicate {:?} in {:?}",
-                m,
-                legal
-            );
+            prop_assert!(!legal[..i].iter().any(|o| o.from == m.from && o.to == m.to), "duplicate {:?} in {:?}", m, legal);
         }
         if m.from == 0 {
             prop_assert!(st.reserve(side) > 0 && throw.enter, "{m:?}: enters from an empty reserve or on a non-entering throw");
@@ -431,8 +423,7 @@ fn probe_refusals(g: &mut Game) -> Result<(), TestCaseError> {
         for to in 0..=l + 1 {
             for &piece in &pieces {
                 let mv = Move { from, to, piece };
-                let open = phase == Phase::Move
-                    && legal.iter().any(|m| m.from == from && m.to == to && (piece == 0 || m.piece == piece));
+                let open = phase == Phase::Move && legal.iter().any(|m| m.from == from && m.to == to && (piece == 0 || m.piece == piece));
                 if open {
                     let mut copy = g.clone();
                     copy.play(mv).map_err(|e| fail(format!("legal {mv:?} refused: {e}")))?;
@@ -736,13 +727,9 @@ fn the_same_seed_gives_the_same_game() {
 /// A side of a setup: either anything at all, or one whose counts add up (with
 /// positions that may crowd a square, and birds that may disagree).
 fn side_setup(len: u8, pieces: u8, named: bool) -> BoxedStrategy<SideSetup> {
-    let anything = (
-        any::<u8>(),
-        any::<u8>(),
-        prop::collection::vec(any::<u8>(), 0..20),
-        prop::option::of(prop::collection::vec(any::<u8>(), 0..8)),
-    )
-        .prop_map(|(reserve, off, path, birds)| SideSetup { reserve, off, path, birds });
+    let anything =
+        (any::<u8>(), any::<u8>(), prop::collection::vec(any::<u8>(), 0..20), prop::option::of(prop::collection::vec(any::<u8>(), 0..8)))
+            .prop_map(|(reserve, off, path, birds)| SideSetup { reserve, off, path, birds });
     let small = (
         0..=pieces + 1,
         0..=pieces + 1,
@@ -912,13 +899,12 @@ fn user_rule_files_are_refused_or_keep_every_invariant() {
         ("finkel with a 40", variant("finkel", "dice = \"BIN4\"", "throws = [{ raw = 4, value = 40 }]")),
         ("finkel with a 250", variant("finkel", "dice = \"BIN4\"", "throws = [{ raw = 4, value = 250 }]")),
         // The longest path.
-        (
-            "aseb with 30 squares",
-            variant("aseb", "dice = \"BIN4\"", "").replace("path = \"ASEB\"", &format!("path = {}", thirty_cells())),
-        ),
+        ("aseb with 30 squares", variant("aseb", "dice = \"BIN4\"", "").replace("path = \"ASEB\"", &format!("path = {}", thirty_cells()))),
         (
             "aseb with 30 squares and a d6",
-            variant("aseb", "dice = \"BIN4\"", "").replace("path = \"ASEB\"", &format!("path = {}", thirty_cells())).replace("\"BIN4\"", "\"D6\""),
+            variant("aseb", "dice = \"BIN4\"", "")
+                .replace("path = \"ASEB\"", &format!("path = {}", thirty_cells()))
+                .replace("\"BIN4\"", "\"D6\""),
         ),
     ];
     let mut failures = Vec::new();

@@ -7,8 +7,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use ur_rules::spec::BUILTIN;
 use ur_rules::{
-    Action, Game, GameError, GameRecord, Move, OptionValue, Options, Phase, RecordError, RuleSetFile, Rules,
-    SeededDice, Side, SpecError,
+    Action, Game, GameError, GameRecord, Move, OptionValue, Options, Phase, RecordError, RuleSetFile, Rules, SeededDice, Side, SpecError,
 };
 
 const MAX_ACTIONS: usize = 100_000;
@@ -361,8 +360,7 @@ fn a_roll_out_of_range_names_its_action_index() {
     for &(id, _) in BUILTIN {
         let rules = Rules::builtin(id).unwrap();
         let record = finished_record(id, 4);
-        let rolls: Vec<usize> =
-            record.actions.iter().enumerate().filter(|(_, a)| matches!(a, Action::Roll(_))).map(|(i, _)| i).collect();
+        let rolls: Vec<usize> = record.actions.iter().enumerate().filter(|(_, a)| matches!(a, Action::Roll(_))).map(|(i, _)| i).collect();
         let bad_raws: Vec<u8> = (0..=u8::MAX).filter(|&r| rules.throw(r).is_none()).collect();
         for (k, &i) in rolls.iter().step_by(rolls.len() / 4 + 1).enumerate() {
             let raw = bad_raws[k % bad_raws.len()];
@@ -405,10 +403,7 @@ fn a_wrong_recorded_winner_is_refused() {
         let mut r = record.clone();
         r.actions.push(Action::Roll(1));
         let e = r.replay().unwrap_err();
-        assert!(
-            matches!(&e, RecordError::Illegal { index, error: GameError::Over, .. } if *index == record.actions.len()),
-            "{id}: {e:?}"
-        );
+        assert!(matches!(&e, RecordError::Illegal { index, error: GameError::Over, .. } if *index == record.actions.len()), "{id}: {e:?}");
     }
 }
 

@@ -239,9 +239,7 @@ fn side_setup(rules: &Rules, s: &PosSide) -> SideSetup {
     }
     let path = s.path.clone().unwrap_or_default();
     let off = s.off.unwrap_or(0);
-    let reserve = s
-        .reserve
-        .unwrap_or_else(|| (i32::from(pieces) - i32::from(off) - path.len() as i32).clamp(0, i32::from(u8::MAX)) as u8);
+    let reserve = s.reserve.unwrap_or_else(|| (i32::from(pieces) - i32::from(off) - path.len() as i32).clamp(0, i32::from(u8::MAX)) as u8);
     SideSetup { reserve, off, path, birds: None }
 }
 
@@ -263,8 +261,7 @@ fn move_of(v: &[u8]) -> Result<Move, String> {
 
 /// Moves as comparable lists: with birds when any expected move names one.
 fn norm(moves: &[Move], with_piece: bool) -> Vec<Vec<u8>> {
-    let mut out: Vec<Vec<u8>> =
-        moves.iter().map(|m| if with_piece { vec![m.from, m.to, m.piece] } else { vec![m.from, m.to] }).collect();
+    let mut out: Vec<Vec<u8>> = moves.iter().map(|m| if with_piece { vec![m.from, m.to, m.piece] } else { vec![m.from, m.to] }).collect();
     out.sort();
     out.dedup();
     out
@@ -303,9 +300,7 @@ fn check_position(rules: &Rules, game: &Game, expected: &Pos, errs: &mut Vec<Str
     let want = setup_of(rules, expected);
     let got = game.state().to_setup(rules);
     let mut bad = expected.to_move.is_some_and(|s| s != got.to_move);
-    for (w, g, e) in
-        [(&want.light, &got.light, expected.light.as_ref()), (&want.dark, &got.dark, expected.dark.as_ref())]
-    {
+    for (w, g, e) in [(&want.light, &got.light, expected.light.as_ref()), (&want.dark, &got.dark, expected.dark.as_ref())] {
         let (mut wp, mut gp) = (w.path.clone(), g.path.clone());
         wp.sort_unstable();
         gp.sort_unstable();
@@ -389,9 +384,7 @@ fn run_case(id: &str, case: &Case) -> Result<Vec<String>, String> {
     let mut errs = Vec::new();
     let opts = options_of(&case.options)?;
     let rules = match Rules::builtin_with(id, &opts) {
-        Ok(_) if case.options_error => {
-            return Ok(vec![format!("options {:?} were accepted, expected refused", case.options)])
-        }
+        Ok(_) if case.options_error => return Ok(vec![format!("options {:?} were accepted, expected refused", case.options)]),
         Err(_) if case.options_error => return Ok(errs),
         Err(e) => return Err(format!("options refused: {e}")),
         Ok(r) => r,
@@ -418,13 +411,7 @@ fn run_case(id: &str, case: &Case) -> Result<Vec<String>, String> {
             .throws()
             .map(|(t, w)| {
                 let g = gcd(w, total);
-                ThrowRow {
-                    raw: t.raw,
-                    value: t.value,
-                    p: format!("{}/{}", w / g, total / g),
-                    extra: t.extra,
-                    enter: t.enter,
-                }
+                ThrowRow { raw: t.raw, value: t.value, p: format!("{}/{}", w / g, total / g), extra: t.extra, enter: t.enter }
             })
             .collect();
         if &got != want {
@@ -522,9 +509,7 @@ fn run_case(id: &str, case: &Case) -> Result<Vec<String>, String> {
                     }
                     for mv in step.must.iter().flatten() {
                         let m = move_of(mv)?;
-                        let ok = legal
-                            .iter()
-                            .any(|l| l.from == m.from && l.to == m.to && (m.piece == 0 || l.piece == m.piece));
+                        let ok = legal.iter().any(|l| l.from == m.from && l.to == m.to && (m.piece == 0 || l.piece == m.piece));
                         if !ok {
                             errs.push(format!(
                                 "{at}: throw raw {raw}: {mv:?} must be legal; legal moves are {}",
@@ -534,9 +519,7 @@ fn run_case(id: &str, case: &Case) -> Result<Vec<String>, String> {
                     }
                     for mv in step.must_not.iter().flatten() {
                         let m = move_of(mv)?;
-                        let listed = legal
-                            .iter()
-                            .any(|l| l.from == m.from && l.to == m.to && (m.piece == 0 || l.piece == m.piece));
+                        let listed = legal.iter().any(|l| l.from == m.from && l.to == m.to && (m.piece == 0 || l.piece == m.piece));
                         let playable = game.clone().play(m).is_ok();
                         if listed || playable {
                             errs.push(format!(
@@ -552,10 +535,7 @@ fn run_case(id: &str, case: &Case) -> Result<Vec<String>, String> {
                     }
                     if let Some(s) = step.summon {
                         if report.summon != Some(s) {
-                            errs.push(format!(
-                                "{at}: throw raw {raw}: summon outcome is {:?}, expected {s:?}",
-                                report.summon
-                            ));
+                            errs.push(format!("{at}: throw raw {raw}: summon outcome is {:?}, expected {s:?}", report.summon));
                         }
                     }
                 }
@@ -643,20 +623,18 @@ fn every_booklet_rule_set_has_cases_for_its_items() {
         if tables.len() < 10 {
             problems.push(format!("{id}.toml: {} cases, at least 10 required", tables.len()));
         }
-        let clauses: Vec<String> =
-            tables.iter().filter_map(|t| t.get("clause").and_then(|c| c.as_str()).map(str::to_owned)).collect();
+        let clauses: Vec<String> = tables.iter().filter_map(|t| t.get("clause").and_then(|c| c.as_str()).map(str::to_owned)).collect();
         let mut missing: BTreeMap<&str, ()> = BTreeMap::new();
         for tag in required_tags(id) {
-            let named = clauses.iter().any(|c| {
-                c.match_indices(tag).any(|(at, _)| !c[at + tag.len()..].starts_with(|ch: char| ch.is_ascii_digit()))
-            });
+            let named = clauses
+                .iter()
+                .any(|c| c.match_indices(tag).any(|(at, _)| !c[at + tag.len()..].starts_with(|ch: char| ch.is_ascii_digit())));
             if !named {
                 missing.insert(tag, ());
             }
         }
         if !missing.is_empty() {
-            problems
-                .push(format!("{id}.toml: no case names {}", missing.keys().copied().collect::<Vec<_>>().join(", ")));
+            problems.push(format!("{id}.toml: no case names {}", missing.keys().copied().collect::<Vec<_>>().join(", ")));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -17,10 +17,13 @@ fn sample_roll(game: &TowerGame, rng: &mut Xoshiro256PlusPlus) -> u8 {
     let total: f64 = outcomes.iter().map(|o| o.1).sum();
     assert!((total - 1.0).abs() < 1e-12, "outcomes sum to {total}");
     let mut x = rng.gen::<f64>();
-    outcomes.iter().find(|o| {
-        x -= o.1;
-        x < 0.0
-    }).map_or(outcomes[0].0, |o| o.0)
+    outcomes
+        .iter()
+        .find(|o| {
+            x -= o.1;
+            x < 0.0
+        })
+        .map_or(outcomes[0].0, |o| o.0)
 }
 
 /// An action the game did not generate, if one is easy to find.

@@ -11,7 +11,12 @@ impl Progress for Trace {
     fn compiled(&self, layers: &[Layer], bytes: u64) {
         if self.0 {
             let len: u64 = layers.iter().map(|l| l.len).sum();
-            eprintln!("{:8.2}s compiled {} positions: {:.1} bytes a position", self.1.elapsed().as_secs_f64(), len, bytes as f64 / len as f64);
+            eprintln!(
+                "{:8.2}s compiled {} positions: {:.1} bytes a position",
+                self.1.elapsed().as_secs_f64(),
+                len,
+                bytes as f64 / len as f64
+            );
         }
     }
     fn sweep(&self, layers: &[Layer], sweep: u32, change: f64) {
@@ -36,7 +41,8 @@ fn main() {
     let p = sol.get(index.rank(&State::start(&rules, Side::Light)));
     if let Some(out) = args.get(4) {
         let encoding = ur_solve::Encoding::U16;
-        ur_solve::table::write_table(out.as_ref(), &rules, &index, &sol.values, encoding, sol.residual, cfg.tolerance).expect("table written");
+        ur_solve::table::write_table(out.as_ref(), &rules, &index, &sol.values, encoding, sol.residual, cfg.tolerance)
+            .expect("table written");
     }
     println!(
         "{id} pieces={pieces} positions={} scheme={} time={:.3}s sweeps={} residual={:.2e} start={:.10}%",

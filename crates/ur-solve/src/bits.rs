@@ -42,17 +42,14 @@ pub(crate) struct BitIndex {
 /// Whether the rules fit this scheme.
 pub(crate) fn applies(rules: &Rules) -> bool {
     let exclusive = (0..rules.squares().len() as u8).all(|sq| rules.is_exclusive(sq));
-    let once = (0..rules.squares().len() as u8)
-        .all(|sq| Side::BOTH.iter().all(|&s| rules.positions_on(s, sq)[1] == 0));
+    let once = (0..rules.squares().len() as u8).all(|sq| Side::BOTH.iter().all(|&s| rules.positions_on(s, sq)[1] == 0));
     let begin = private_start(rules);
     exclusive && once && begin >= 1 && rules.path_len() - begin <= 16
 }
 
 /// How many leading path positions only their own side visits.
 fn private_start(rules: &Rules) -> u8 {
-    (1..=rules.path_len())
-        .take_while(|&p| rules.positions_on(Side::Dark, rules.square(Side::Light, p)) == [0, 0])
-        .count() as u8
+    (1..=rules.path_len()).take_while(|&p| rules.positions_on(Side::Dark, rules.square(Side::Light, p)) == [0, 0]).count() as u8
 }
 
 /// A square past the start: my and their path position on it (0 = none).
@@ -86,7 +83,10 @@ impl BitIndex {
         }
         let patterns = digits.first().map_or(1, |d| place[0] * d.radix()) as usize;
         let digit_of = |side: Side, pos: u8| {
-            digits.iter().position(|d| if side == Side::Light { d.me == pos } else { d.opp == pos }).expect("every position past the start is a digit")
+            digits
+                .iter()
+                .position(|d| if side == Side::Light { d.me == pos } else { d.opp == pos })
+                .expect("every position past the start is a digit")
         };
         let table = |side: Side| -> Vec<u32> {
             let value: Vec<u32> = (0..hi_bits)
@@ -119,7 +119,19 @@ impl BitIndex {
         for (k, c) in cb.iter_mut().enumerate() {
             *c = starts.iter().filter(|s| s.count_ones() as usize <= k).count() as u64;
         }
-        let mut idx = BitIndex { begin, begin_mask: (1 << begin) - 1, pm, po, pat_me, pat_opp, rb, rb_inv: starts, cb, off: Vec::new(), stride: n + 1 };
+        let mut idx = BitIndex {
+            begin,
+            begin_mask: (1 << begin) - 1,
+            pm,
+            po,
+            pat_me,
+            pat_opp,
+            rb,
+            rb_inv: starts,
+            cb,
+            off: Vec::new(),
+            stride: n + 1,
+        };
         idx.off = vec![0; (n + 1) * (n + 1) * patterns];
         for m in 0..=n {
             for o in 0..=n {
@@ -180,7 +192,14 @@ impl BitIndex {
 
     /// Calls `f` with every layer rank in `lo..hi`, highest first, and its
     /// position (`to_move` to move), without searching for each pattern.
-    pub(crate) fn for_each_desc(&self, rules: &Rules, (lo, hi): (u64, u64), (m, o): (u8, u8), to_move: Side, mut f: impl FnMut(u64, State)) {
+    pub(crate) fn for_each_desc(
+        &self,
+        rules: &Rules,
+        (lo, hi): (u64, u64),
+        (m, o): (u8, u8),
+        to_move: Side,
+        mut f: impl FnMut(u64, State),
+    ) {
         let offsets = self.offsets(m, o);
         let mut pat = offsets.partition_point(|&x| x < hi) - 1;
         loop {

@@ -30,14 +30,23 @@ impl Checkpoints<'_> {
         }
         for l in group {
             let Some(bytes) = self.read(l)? else { return Ok(false) };
-            values[l.range()].par_iter().zip(bytes.par_chunks_exact(8)).for_each(|(v, b)| v.store(u64::from_le_bytes(b.try_into().expect("8 bytes")), Relaxed));
+            values[l.range()]
+                .par_iter()
+                .zip(bytes.par_chunks_exact(8))
+                .for_each(|(v, b)| v.store(u64::from_le_bytes(b.try_into().expect("8 bytes")), Relaxed));
         }
         Ok(true)
     }
 
     /// Reads a layer's saved values into `out`.
     pub(crate) fn read_into(&self, l: &Layer, out: &mut [f64]) -> Result<(), SolveError> {
-        let bytes = self.read(l)?.ok_or_else(|| SolveError::Io(format!("{}: the checkpoint has the wrong size; delete {} and solve again", self.file(l).display(), self.dir.display())))?;
+        let bytes = self.read(l)?.ok_or_else(|| {
+            SolveError::Io(format!(
+                "{}: the checkpoint has the wrong size; delete {} and solve again",
+                self.file(l).display(),
+                self.dir.display()
+            ))
+        })?;
         out.par_iter_mut().zip(bytes.par_chunks_exact(8)).for_each(|(v, b)| *v = f64::from_le_bytes(b.try_into().expect("8 bytes")));
         Ok(())
     }

@@ -298,7 +298,14 @@ impl Operator {
 
 /// Compiles the two rows of every pair whose upper index is in `range`:
 /// every position there whose pass partner is not above it.
-fn compile_chunk(b: &Bellman, upper: &Layer, range: (u64, u64), (base, len): (u64, u64), values: &(impl Values + ?Sized), chunk: &mut Rows) -> Chunk {
+fn compile_chunk(
+    b: &Bellman,
+    upper: &Layer,
+    range: (u64, u64),
+    (base, len): (u64, u64),
+    values: &(impl Values + ?Sized),
+    chunk: &mut Rows,
+) -> Chunk {
     chunk.clear();
     b.index.for_each_desc(b.rules, upper, range, Side::Light, |i, st| {
         let mut flipped = st;

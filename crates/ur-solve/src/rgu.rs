@@ -159,7 +159,10 @@ impl RguTable {
     pub fn check_pieces(&self, rules: &Rules) -> Result<(), RguError> {
         match self.start_pieces() {
             Some(n) if n == rules.pieces() => Ok(()),
-            other => Err(RguError::Pieces { table: other.map_or_else(|| "an unknown number of".into(), |n| n.to_string()), rules: rules.pieces() }),
+            other => Err(RguError::Pieces {
+                table: other.map_or_else(|| "an unknown number of".into(), |n| n.to_string()),
+                rules: rules.pieces(),
+            }),
         }
     }
 }
@@ -314,7 +317,8 @@ pub fn decode_key(key: u64, rules: &Rules) -> Result<State, RguError> {
     for (t, &pos) in layout.war.iter().enumerate() {
         let rest = layout.war.len() - t - 1;
         // Contents in rank order: empty, dark, light.
-        let options = [(None, light, dark), (Some(Side::Dark), light, dark.wrapping_sub(1)), (Some(Side::Light), light.wrapping_sub(1), dark)];
+        let options =
+            [(None, light, dark), (Some(Side::Dark), light, dark.wrapping_sub(1)), (Some(Side::Light), light.wrapping_sub(1), dark)];
         for (who, l, d) in options {
             if l > n || d > n {
                 continue;

@@ -369,7 +369,9 @@ fn solve_group(op: &Operator, group: &[Layer], values: &[AtomicU64], tol: f64, p
                 moves = next_moves(moves, change, since_full, tol);
             }
             None if change < ACCELERATE_BELOW => {
-                accel = Some(Anderson::new(len as usize).map_err(|e| SolveError::Io(format!("cannot allocate the acceleration history: {e}")))?);
+                accel = Some(
+                    Anderson::new(len as usize).map_err(|e| SolveError::Io(format!("cannot allocate the acceleration history: {e}")))?,
+                );
             }
             None => {}
         }
@@ -501,7 +503,11 @@ mod tests {
                     .iter()
                     .map(|g| sweep_pairs(&b, g.iter().max_by_key(|l| l.start).unwrap(), &values, false).abs())
                     .fold(0.0, f64::max);
-                assert!(measured <= sol.residual && sol.residual <= cfg.tolerance, "{id} {threads}: measured {measured}, bound {}", sol.residual);
+                assert!(
+                    measured <= sol.residual && sol.residual <= cfg.tolerance,
+                    "{id} {threads}: measured {measured}, bound {}",
+                    sol.residual
+                );
             }
         }
     }

@@ -120,7 +120,15 @@ pub fn encode(values: &[f64], encoding: Encoding) -> Vec<u8> {
 ///
 /// # Errors
 /// The file cannot be written.
-pub fn write_table(path: &Path, rules: &Rules, index: &Indexer, values: &[f64], encoding: Encoding, residual: f64, tolerance: f64) -> Result<(), SolveError> {
+pub fn write_table(
+    path: &Path,
+    rules: &Rules,
+    index: &Indexer,
+    values: &[f64],
+    encoding: Encoding,
+    residual: f64,
+    tolerance: f64,
+) -> Result<(), SolveError> {
     let body = encode(values, encoding);
     let mut h = Xxh3::new();
     h.update(&body);

@@ -119,7 +119,9 @@ fn damaged_files_give_the_right_error() {
 
     // Truncated: the values cut short, or one byte too many.
     let p = damaged(d, &good, "half.urt", |b| b.truncate(size / 2));
-    assert!(matches!(open_err(&p), TableError::Truncated { expected, actual, .. } if expected == size as u64 && actual == (size / 2) as u64));
+    assert!(
+        matches!(open_err(&p), TableError::Truncated { expected, actual, .. } if expected == size as u64 && actual == (size / 2) as u64)
+    );
     assert!(open_err(&p).to_string().contains("truncated"));
     let p = damaged(d, &good, "short.urt", |b| b.truncate(size - 1));
     assert!(matches!(open_err(&p), TableError::Truncated { .. }));

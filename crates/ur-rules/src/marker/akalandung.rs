@@ -53,9 +53,19 @@ pub fn rule_set() -> FamilyRuleSet {
             option("warrior", "The Warrior's Path (9.2).", "true", on_off),
             option("oracle", "The Oracle's Vision (9.3).", "true", on_off),
             option("replay_optional", "The player may decline a replay (rosette or capture) and end his turn (D64).", "false", on_off),
-            option("twins_declaration", "Twins form automatically, or only when the player declares them: formation moves are then not compulsory (D37).", "automatic", &["automatic", "optional"]),
+            option(
+                "twins_declaration",
+                "Twins form automatically, or only when the player declares them: formation moves are then not compulsory (D37).",
+                "automatic",
+                &["automatic", "optional"],
+            ),
             option("warrior_includes_13", "The zig-zag square 13 also keeps a Warrior (D39).", "false", on_off),
-            option("warrior_wins_on", "A Warrior wins on reaching square 14, or on bearing off from it (D40).", "arrive14", &["arrive14", "bearoff"]),
+            option(
+                "warrior_wins_on",
+                "A Warrior wins on reaching square 14, or on bearing off from it (D40).",
+                "arrive14",
+                &["arrive14", "bearoff"],
+            ),
         ],
     }
 }
@@ -619,7 +629,13 @@ impl fmt::Display for AkalandungGame {
             occ.iter()
                 .map(|(s, p)| {
                     let who = if *s == Side::Light { 'L' } else { 'D' };
-                    let mark = if p.twin { "2" } else if p.warrior { "w" } else { "" };
+                    let mark = if p.twin {
+                        "2"
+                    } else if p.warrior {
+                        "w"
+                    } else {
+                        ""
+                    };
                     format!("{who}{mark}")
                 })
                 .collect::<Vec<_>>()

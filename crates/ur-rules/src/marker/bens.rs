@@ -268,8 +268,7 @@ impl BensGame {
                 let occ = self.occupants(cell);
                 let fits = match self.kind(m.pos) {
                     SquareKind::Rosette if self.cfg.per_side_and_face => {
-                        occ.iter().filter(|(s, o)| *s == side && o.face == m.face).count()
-                            <= usize::from(self.cfg.rosette_capacity)
+                        occ.iter().filter(|(s, o)| *s == side && o.face == m.face).count() <= usize::from(self.cfg.rosette_capacity)
                     }
                     SquareKind::Rosette => occ.len() <= usize::from(self.cfg.rosette_capacity),
                     k if k.shared_by_faces() => occ.iter().filter(|(_, o)| o.face == m.face).count() == 1,
@@ -512,9 +511,10 @@ impl BensGame {
         let zero = values.map(|v| v == 0);
         match zero {
             [true, true] => {
-                let common = self.start_jumps_of(Side::Light).iter().any(|&a| {
-                    self.start_jumps_of(Side::Dark).iter().any(|&b| self.cell(Side::Light, a) == self.cell(Side::Dark, b))
-                });
+                let common = self
+                    .start_jumps_of(Side::Light)
+                    .iter()
+                    .any(|&a| self.start_jumps_of(Side::Dark).iter().any(|&b| self.cell(Side::Light, a) == self.cell(Side::Dark, b)));
                 if self.cfg.start_rule == StartRule::VoidAlways || common {
                     self.start_raws = [None; 2]; // void: both throw again (D63)
                     self.phase = Phase::StartRoll(Side::Light);

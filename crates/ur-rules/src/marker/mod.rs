@@ -35,8 +35,7 @@ impl OptionValues {
     /// [`SpecError::UnknownOption`] or [`SpecError::BadOptionValue`], naming
     /// the known options or the allowed values.
     pub(crate) fn read(id: &str, specs: &[FamilyOption], given: &Options) -> Result<Self, SpecError> {
-        let mut values: BTreeMap<&'static str, String> =
-            specs.iter().map(|o| (o.name, o.default.to_owned())).collect();
+        let mut values: BTreeMap<&'static str, String> = specs.iter().map(|o| (o.name, o.default.to_owned())).collect();
         for (name, value) in given {
             let Some(spec) = specs.iter().find(|o| o.name == name) else {
                 let known = specs.iter().map(|o| o.name).collect::<Vec<_>>().join(", ");
@@ -44,11 +43,7 @@ impl OptionValues {
             };
             let text = value.to_string();
             if !spec.values.contains(&text.as_str()) {
-                return Err(SpecError::BadOptionValue {
-                    option: name.clone(),
-                    value: text,
-                    allowed: spec.values.join(" | "),
-                });
+                return Err(SpecError::BadOptionValue { option: name.clone(), value: text, allowed: spec.values.join(" | ") });
             }
             values.insert(spec.name, text);
         }
@@ -71,12 +66,7 @@ impl OptionValues {
 }
 
 /// An option of a marker rule set, for [`crate::family::FamilyRuleSet`].
-pub(crate) fn option(
-    name: &'static str,
-    description: &'static str,
-    default: &'static str,
-    values: &[&'static str],
-) -> FamilyOption {
+pub(crate) fn option(name: &'static str, description: &'static str, default: &'static str, values: &[&'static str]) -> FamilyOption {
     FamilyOption { name, description, default, values: values.to_vec() }
 }
 

@@ -113,12 +113,14 @@ const fn num(name: &'static str, description: &'static str, default: &'static st
     OptionDef { name, description, default, values: &[], range: (lo, hi) }
 }
 
-const DROP: &str = "the carrier's owner may leave some or all prisoners behind on the middle strip (O03); false: the whole load always goes along";
+const DROP: &str =
+    "the carrier's owner may leave some or all prisoners behind on the middle strip (O03); false: the whole load always goes along";
 const BACK: &str = "a promoted token carrying prisoners may move backward (D61); false: loaded promoted tokens move only toward the goal";
 const ROLLOFF: &str = "in the roll-off for the first player a 6 counts as 6; zero: a 6 scores nothing (D30)";
 const QUIET: &str = "T10 (O04): the game stops after this many turns in a row (passes included) without entry, capture, liberation, elimination or promotion; 0 = never";
 const REPEAT: &str = "T10 (O04): the game stops when a position (stacks, reserves, side to move) occurs for this many times; 0 = never";
-const STALEMATE: &str = "T10 (O04): a stopped game is a draw, or (adjudicate) won by the side that eliminated or holds prisoner more enemy tokens";
+const STALEMATE: &str =
+    "T10 (O04): a stopped game is a draw, or (adjudicate) won by the side that eliminated or holds prisoner more enemy tokens";
 
 const T10: [OptionDef; 3] = [
     num("no_progress_turns", QUIET, "200", 0, 1_000_000),
@@ -143,7 +145,12 @@ const VIZIER: [OptionDef; 6] = [
 
 const GUARD: [OptionDef; 5] = [
     num("max_stack", "most pawns on any square (D57)", "5", 2, 30),
-    def("max_stack_counts", "which pawns count toward max_stack: all, the mover's own, or those beneath no enemy pawn (D57)", "all", &["all", "own", "excluding_prisoners"]),
+    def(
+        "max_stack_counts",
+        "which pawns count toward max_stack: all, the mover's own, or those beneath no enemy pawn (D57)",
+        "all",
+        &["all", "own", "excluding_prisoners"],
+    ),
     def("loaded_promoted_backward", BACK, "true", BOOL),
     def("optional_drop_prisoners", DROP, "false", BOOL),
     def("rolloff_six", ROLLOFF, "zero", &["zero", "six"]),
@@ -152,7 +159,9 @@ const GUARD: [OptionDef; 5] = [
 /// Name, booklet source and options of a tower rule set.
 pub fn rule_set_info(id: &str) -> Option<(&'static str, &'static str, Vec<OptionDef>)> {
     let (name, source, own): (_, _, &[OptionDef]) = match id {
-        "ravensburg-1977" => ("Ravensburger UR 1977 (towers)", "booklet 001, Ravensburger \"UR - Jeu antique\"; RULESETS.md §7", &RAVENSBURG),
+        "ravensburg-1977" => {
+            ("Ravensburger UR 1977 (towers)", "booklet 001, Ravensburger \"UR - Jeu antique\"; RULESETS.md §7", &RAVENSBURG)
+        }
         "vizier-4-pyramids" => ("UR with viziers and four pyramids", "booklet 002 \"UR\"; RULESETS.md §10", &VIZIER),
         "guard-d6" => ("Le Royal d'Ur (guards, d6)", "booklet 004 \"Le Royal d'Ur\"; RULESETS.md §15", &GUARD),
         _ => return None,

@@ -175,21 +175,26 @@ pub struct TowerSnapshot {
 impl fmt::Display for TowerGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let r = self.rules();
-        writeln!(f, "{} ({}): {} light, {} dark. l/d = plain ({}), L/D = promoted ({}).", r.name, r.id, r.sides[0], r.sides[1], r.faces[0], r.faces[1])?;
+        writeln!(
+            f,
+            "{} ({}): {} light, {} dark. l/d = plain ({}), L/D = promoted ({}).",
+            r.name, r.id, r.sides[0], r.sides[1], r.faces[0], r.faces[1]
+        )?;
         self.grid(f)?;
         writeln!(f, "Stacks, bottom to top:")?;
         for sq in (0..SQUARES).filter(|&sq| self.stacks.len(sq) > 0) {
             let pos = |s: Side| position(s, sq).map_or("-".to_string(), |p| p.to_string());
-            writeln!(f, "  {:<3} (light {:>2}, dark {:>2}): {}", square_name(sq), pos(Side::Light), pos(Side::Dark), self.stacks.letters(sq))?;
-        }
-        for s in Side::BOTH {
             writeln!(
                 f,
-                "{s}: reserve {}, prisoners {}, eliminated {}",
-                self.reserve(s),
-                self.stacks.prisoners(s),
-                self.eliminated(s)
+                "  {:<3} (light {:>2}, dark {:>2}): {}",
+                square_name(sq),
+                pos(Side::Light),
+                pos(Side::Dark),
+                self.stacks.letters(sq)
             )?;
+        }
+        for s in Side::BOTH {
+            writeln!(f, "{s}: reserve {}, prisoners {}, eliminated {}", self.reserve(s), self.stacks.prisoners(s), self.eliminated(s))?;
         }
         match self.phase() {
             TowerPhase::Over(w) => {
