@@ -44,6 +44,8 @@ enum Command {
     Engine(engine::EngineCmd),
     /// Solve a race rule set exactly and write a table.
     Solve(solve_cmd::SolveCmd),
+    /// List the solved tables in the table store.
+    Tables(table_store::TablesCmd),
     /// Print the win probability of a position from a solved table.
     Eval(eval_cmd::EvalCmd),
     /// List the moves for a position and throw with their win probabilities, best first.
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
         Command::Bench(c) => c.run(),
         Command::Engine(c) => c.run(),
         Command::Solve(c) => c.run(),
+        Command::Tables(c) => c.run(),
         Command::Eval(c) => c.run(),
         Command::Hint(c) => c.run(),
         Command::Arena(c) => c.run(),

@@ -55,3 +55,68 @@ pub fn oracle_for(store: Option<&Path>, rules: &Arc<Rules>) -> Option<(Oracle, P
         }
     }
 }
+
+/// `ur tables`: the tables in the store.
+#[derive(clap::Args, Debug)]
+pub struct TablesCmd {
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One file of the store, read or not.
+struct Listed {
+    file: PathBuf,
+    table: Result<ur_solve::table::Table, String>,
+}
+
+impl TablesCmd {
+    pub fn run(self) -> anyhow::Result<()> {
+        let Some(store) = dir() else { anyhow::bail!("no table store: set {ENV} to a folder") };
+        let listed = list(&store);
+        if self.json {
+            println!("{}", serde_json::json!({ "store": store, "tables": listed.iter().map(Listed::json).collect::<Vec<_>>() }));
+            return Ok(());
+        }
+        println!("Table store: {} ({} files; set {ENV} to use another folder)", store.display(), listed.len());
+        for l in &listed {
+            let name = l.file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            match &l.table {
+                Ok(t) => println!(
+                    "  {:<24} {:>2} pieces {:>14} positions  {}  {}",
+                    t.header.rules_id,
+                    t.header.options.get("pieces").map_or_else(String::new, ToString::to_string),
+                    t.header.positions,
+                    t.header.encoding.name(),
+                    name
+                ),
+                Err(e) => println!("  unusable: {e}"),
+            }
+        }
+        if listed.is_empty() {
+            println!("  (none yet: `ur solve ID` solves a race rule set into the store)");
+        }
+        Ok(())
+    }
+}
+
+/// Every `.urt` file of the store, by name, opened and checked.
+fn list(store: &Path) -> Vec<Listed> {
+    let Ok(entries) = std::fs::read_dir(store) else { return Vec::new() };
+    let mut files: Vec<PathBuf> =
+        entries.filter_map(|e| Some(e.ok()?.path())).filter(|p| p.extension().is_some_and(|x| x == "urt")).collect();
+    files.sort();
+    files.into_iter().map(|file| Listed { table: ur_solve::table::Table::open(&file).map_err(|e| e.to_string()), file }).collect()
+}
+
+impl Listed {
+    fn json(&self) -> serde_json::Value {
+        match &self.table {
+            Ok(t) => serde_json::json!({
+                "file": self.file, "rules": t.header.rules_id, "options": t.header.options,
+                "positions": t.header.positions, "encoding": t.header.encoding.name(), "fingerprint": t.header.fingerprint,
+            }),
+            Err(e) => serde_json::json!({ "file": self.file, "error": e }),
+        }
+    }
+}

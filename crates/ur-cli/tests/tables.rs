@@ -389,6 +389,13 @@ fn the_table_store_serves_play_and_the_engine() {
     let files: Vec<_> = fs::read_dir(&store).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     assert!(matches!(files.as_slice(), [f] if f.starts_with("finkel-2p-") && f.ends_with(".urt")), "{files:?}");
     assert!(text(&solved.stdout).contains(&files[0]), "{}", text(&solved.stdout));
+    let listed = in_store(&["tables", "--json"]).output().unwrap();
+    let listed = json(&text(&listed.stdout));
+    assert_eq!(
+        (listed["tables"][0]["rules"].as_str(), listed["tables"][0]["positions"].as_u64()),
+        (Some("finkel"), Some(12869)),
+        "{listed}"
+    );
     let play =
         |pieces: &str| in_store(&["play", "--pieces", pieces, "--light", "perfect", "--dark", "random", "--seed", "4"]).output().unwrap();
     let out = play("2");

@@ -38,6 +38,14 @@ impl Encoding {
         }
     }
 
+    /// `f64` or `u16`, as [`Encoding::parse`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::F64 => "f64",
+            Encoding::U16 => "u16",
+        }
+    }
+
     /// Reads `f64` or `u16`.
     pub fn parse(text: &str) -> Option<Encoding> {
         match text {
