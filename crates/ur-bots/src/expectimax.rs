@@ -418,6 +418,7 @@ impl GameSearch<'_> {
     /// Every action open now with the mover's win probability after it,
     /// searching `depth` turns (the current one included).
     pub fn action_values(&self, game: &Game, depth: u32) -> Vec<(Action, f64)> {
+        let game = &game.without_history();
         let me = game.to_move();
         let actions: Vec<Action> = match game.phase() {
             Phase::Move => game.legal_moves().iter().map(|&m| Action::Move(m)).collect(),

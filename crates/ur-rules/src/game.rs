@@ -12,7 +12,7 @@ use crate::rules::Rules;
 use crate::Side;
 
 /// What the game waits for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// The side to move rolls.
@@ -109,7 +109,7 @@ pub enum GameError {
     BadChoice { choice: &'static str, choices: String },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum RollKind {
     Normal,
     /// Named pieces: declared `move`.
@@ -118,6 +118,19 @@ enum RollKind {
     Call,
     /// Named pieces: the placement roll for this bird.
     Placement(u8),
+}
+
+/// Everything a game's future depends on (the position, the phase, the
+/// throw and the kind of roll awaited, the winner), without its history or
+/// betting pot: games with equal situations go on alike. A key for
+/// exhaustive searches over the games a rule set allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Situation {
+    state: State,
+    phase: Phase,
+    roll_kind: RollKind,
+    throw: Option<Throw>,
+    winner: Option<Side>,
 }
 
 /// A game under one rule set: the position plus what happens next.
@@ -185,6 +198,10 @@ impl Game {
     pub fn first(&self) -> Side {
         self.first
     }
+    /// The game's [`Situation`]: what its future depends on.
+    pub fn situation(&self) -> Situation {
+        Situation { state: self.state, phase: self.phase, roll_kind: self.roll_kind, throw: self.throw, winner: self.winner }
+    }
     /// The current throw, while a move is awaited.
     pub fn throw(&self) -> Option<Throw> {
         self.throw
@@ -195,6 +212,24 @@ impl Game {
     }
     pub fn history(&self) -> &[Action] {
         &self.history
+    }
+    /// A copy for a search: the same game without the record of how it got
+    /// here (which nothing else reads, and which copying would cost more
+    /// with every step).
+    pub fn without_history(&self) -> Game {
+        Game {
+            rules: self.rules.clone(),
+            state: self.state,
+            start: self.start,
+            phase: self.phase,
+            roll_kind: self.roll_kind,
+            throw: self.throw,
+            legal: self.legal.clone(),
+            winner: self.winner,
+            paid: self.paid,
+            first: self.first,
+            history: Vec::new(),
+        }
     }
     /// Betting pot: what each side has paid in (stake plus fines).
     pub fn pot_paid(&self) -> Option<[u32; 2]> {

@@ -36,7 +36,7 @@ pub use any_record::{AnyRecord, AnyRecordError, AnyRecorder, Step};
 pub use board::{Board, Cell};
 pub use dice::{Dice, DiceModel, Extra, SeededDice, Throw};
 pub use family::{family_of, family_rule_sets, AnyAction, AnyGame, Family, FamilyOption, FamilyRuleSet, PlayError, Playable, Turn};
-pub use game::{Action, Choice, Game, GameError, Phase, RollReport};
+pub use game::{Action, Choice, Game, GameError, Phase, RollReport, Situation};
 pub use movegen::{format_moves, Move, MoveEffect, MoveError, MoveList};
 pub use playout::Playout;
 pub use position::{PositionError, Setup, SideSetup, State};

@@ -1,0 +1,255 @@
+//! Solves a small race game exactly by value iteration over every situation
+//! reachable from the start, named pieces included (which `ur solve` does
+//! not model), then plays perfect play from that solution against bots on
+//! paired dice. A research aid: every situation is kept in a hash map, so it
+//! serves small games only (`v1-named-birds` with 2 or 3 birds).
+//!
+//! ```text
+//! cargo run --release -p ur-bots --example small_solve -- v1-named-birds 2 greedy,expectimax:2 2000
+//! ```
+//! Arguments: rules, pieces, opponents (comma-separated bot names), games per opponent.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use ur_bots::generic::sample_outcome;
+use ur_bots::make_bot;
+use ur_rules::{AnyAction, AnyGame, Game, OptionValue, Options, Playable, Rules, Side, Turn};
+use xxhash_rust::xxh3::Xxh3;
+
+mod common;
+
+fn main() -> std::process::ExitCode {
+    common::exit(run())
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [id, pieces, bots, games] = args.as_slice() else {
+        return Err("usage: small_solve RULES PIECES BOT[,BOT...] GAMES".into());
+    };
+    let pieces: i64 = pieces.parse().map_err(|_| format!("PIECES must be a whole number, not '{pieces}'"))?;
+    let games: u64 = games.parse().map_err(|_| format!("GAMES must be a whole number, not '{games}'"))?;
+    let options: Options = [("pieces".to_string(), OptionValue::Int(pieces))].into();
+    let rules = Arc::new(Rules::builtin_with(id, &options)?);
+    let solved = Solved::new(&rules);
+    let start = solved.value(&AnyGame::Race(Game::new(rules.clone(), Side::Light)));
+    println!("{id} with {pieces} pieces: {} situations; the first player wins with {:.4} %", solved.kinds.len(), 100.0 * start);
+    for name in bots.split(',') {
+        let (score, half_width) = duel(&solved, &rules, name, games)?;
+        println!("perfect v {name}: {:.1} % ± {:.1} ({games} games, paired dice)", 100.0 * score, 100.0 * half_width);
+    }
+    Ok(())
+}
+
+/// What a situation waits for.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Roll,
+    Decide(Side),
+    Over(f64),
+}
+
+/// Every situation reachable from the start, with light's exact win
+/// probability. Situations are known by a 128-bit hash (a collision among
+/// 10^8 of them has odds of about 10^-23) and their successors are kept in
+/// one flat array, so that 3-bird games fit in memory.
+struct Solved {
+    ids: HashMap<u128, u32>,
+    kinds: Vec<Kind>,
+    /// Successors of situation `i`: `first[i]` and on, `count[i]` of them.
+    first: Vec<u32>,
+    count: Vec<u8>,
+    edges: Vec<u32>,
+    /// The dice outcomes' probabilities, the same at every roll.
+    probs: Vec<f64>,
+    light: Vec<f64>,
+}
+
+impl Solved {
+    fn new(rules: &Arc<Rules>) -> Solved {
+        let mut s = Solved {
+            ids: HashMap::new(),
+            kinds: Vec::new(),
+            first: Vec::new(),
+            count: Vec::new(),
+            edges: Vec::new(),
+            probs: Vec::new(),
+            light: Vec::new(),
+        };
+        let mut stack: Vec<(AnyGame, u32)> = Vec::new();
+        for first in Side::BOTH {
+            let g = AnyGame::Race(Game::new(rules.clone(), first));
+            let (id, _) = s.id(&g);
+            stack.push((g, id));
+        }
+        let mut deepest = 0;
+        while let Some((g, id)) = stack.pop() {
+            s.expand(&g, id, &mut stack);
+            deepest = deepest.max(stack.len());
+        }
+        eprintln!("explored: {} situations, {} edges, at most {deepest} waiting", s.kinds.len(), s.edges.len());
+        s.iterate();
+        s
+    }
+
+    /// The situation's id, and whether it is new.
+    fn id(&mut self, g: &AnyGame) -> (u32, bool) {
+        let next = self.kinds.len() as u32;
+        let id = *self.ids.entry(key(g)).or_insert(next);
+        if id == next {
+            self.kinds.push(Kind::Over(0.5));
+            self.first.push(0);
+            self.count.push(0);
+            self.light.push(0.5);
+            if next > 0 && next.is_multiple_of(10_000_000) {
+                eprintln!("{next} situations");
+            }
+        }
+        (id, id == next)
+    }
+
+    /// Records the situation's kind and successors, and stacks the new ones.
+    fn expand(&mut self, g: &AnyGame, id: u32, stack: &mut Vec<(AnyGame, u32)>) {
+        let kind = match g.turn() {
+            Turn::Over(w) => Kind::Over(if w == Some(Side::Light) { 1.0 } else { 0.0 }),
+            Turn::Roll(_) => Kind::Roll,
+            Turn::Decide(side) => Kind::Decide(side),
+        };
+        let children: Vec<AnyGame> = match kind {
+            Kind::Over(_) => Vec::new(),
+            Kind::Roll => {
+                let outcomes = g.outcomes();
+                if self.probs.is_empty() {
+                    self.probs = outcomes.iter().map(|o| o.1).collect();
+                }
+                assert_eq!(self.probs, outcomes.iter().map(|o| o.1).collect::<Vec<_>>(), "the same dice at every roll");
+                outcomes
+                    .iter()
+                    .map(|&(raw, _)| {
+                        let mut c = g.without_history();
+                        c.roll(raw).expect("an outcome of the dice");
+                        c
+                    })
+                    .collect()
+            }
+            Kind::Decide(_) => g.actions().iter().map(|a| after(g, a)).collect(),
+        };
+        let i = id as usize;
+        (self.kinds[i], self.first[i], self.count[i]) = (kind, self.edges.len() as u32, children.len() as u8);
+        for c in children {
+            let (cid, fresh) = self.id(&c);
+            self.edges.push(cid);
+            if fresh {
+                stack.push((c, cid));
+            }
+        }
+    }
+
+    fn successors(&self, i: usize) -> &[u32] {
+        let f = self.first[i] as usize;
+        &self.edges[f..f + usize::from(self.count[i])]
+    }
+
+    /// Gauss-Seidel sweeps until no value changes by more than 1e-13.
+    fn iterate(&mut self) {
+        for (v, k) in self.light.iter_mut().zip(&self.kinds) {
+            if let Kind::Over(x) = k {
+                *v = *x;
+            }
+        }
+        loop {
+            let mut change = 0.0f64;
+            for i in (0..self.kinds.len()).rev() {
+                let cs = self.successors(i);
+                let v = match self.kinds[i] {
+                    Kind::Over(x) => x,
+                    Kind::Roll => cs.iter().zip(&self.probs).map(|(&c, p)| p * self.light[c as usize]).sum(),
+                    Kind::Decide(side) => {
+                        let vs = cs.iter().map(|&c| self.light[c as usize]);
+                        if side == Side::Light {
+                            vs.fold(0.0, f64::max)
+                        } else {
+                            vs.fold(1.0, f64::min)
+                        }
+                    }
+                };
+                change = change.max((v - self.light[i]).abs());
+                self.light[i] = v;
+            }
+            if change <= 1e-13 {
+                return;
+            }
+        }
+    }
+
+    /// Light's win probability in `game`.
+    fn value(&self, game: &AnyGame) -> f64 {
+        self.light[self.ids[&key(game)] as usize]
+    }
+}
+
+fn key(g: &AnyGame) -> u128 {
+    let mut h = Xxh3::new();
+    g.as_race().expect("a race game").situation().hash(&mut h);
+    h.digest128()
+}
+
+fn after(g: &AnyGame, a: &AnyAction) -> AnyGame {
+    let mut c = g.without_history();
+    c.apply(a).expect("an open action");
+    c
+}
+
+/// Plays the action that leads to the best situation for the mover.
+struct Perfect<'a>(&'a Solved);
+
+impl Perfect<'_> {
+    fn decide(&self, g: &AnyGame) -> AnyAction {
+        let Turn::Decide(side) = g.turn() else { panic!("no decision") };
+        let worth = |a: &AnyAction| {
+            let v = self.0.value(&after(g, a));
+            if side == Side::Light {
+                v
+            } else {
+                1.0 - v
+            }
+        };
+        let actions = g.actions();
+        let best = actions.iter().map(worth).fold(f64::NEG_INFINITY, f64::max);
+        actions.into_iter().find(|a| worth(a) == best).expect("a best action")
+    }
+}
+
+/// Perfect play's score against the bot and the half-width of its 95%
+/// interval: each dice sequence is played once from each side.
+fn duel(solved: &Solved, rules: &Arc<Rules>, name: &str, games: u64) -> Result<(f64, f64), Box<dyn std::error::Error>> {
+    let perfect = Perfect(solved);
+    let mut wins = Vec::new();
+    for k in 0..games {
+        let perfect_side = if k % 2 == 0 { Side::Light } else { Side::Dark };
+        let mut bot = make_bot(name, k / 2)?;
+        let mut dice = Xoshiro256PlusPlus::seed_from_u64(k / 2);
+        let mut g = AnyGame::Race(Game::new(rules.clone(), Side::Light));
+        let winner = loop {
+            match g.turn() {
+                Turn::Over(w) => break w,
+                Turn::Roll(_) => {
+                    let raw = sample_outcome(&g.outcomes(), &mut dice);
+                    g.roll(raw)?;
+                }
+                Turn::Decide(side) => {
+                    let a = if side == perfect_side { perfect.decide(&g) } else { bot.decide(&g) };
+                    g.apply(&a)?;
+                }
+            }
+        };
+        wins.push(f64::from(u8::from(winner == Some(perfect_side))));
+    }
+    let n = wins.len() as f64;
+    let mean = wins.iter().sum::<f64>() / n;
+    Ok((mean, 1.96 * (mean * (1.0 - mean) / n).sqrt()))
+}
