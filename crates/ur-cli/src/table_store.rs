@@ -32,13 +32,16 @@ pub fn file_name(rules: &Rules) -> String {
 /// The table in `store` solved for `rules`, if there is one.
 pub fn find(store: &Path, rules: &Rules) -> Option<PathBuf> {
     let suffix = format!("-{}.urt", ur_solve::table::fingerprint(rules));
-    let mut found: Vec<PathBuf> = std::fs::read_dir(store)
-        .ok()?
-        .filter_map(|e| Some(e.ok()?.path()))
-        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(&suffix)))
-        .collect();
-    found.sort();
-    found.into_iter().next()
+    table_files(store).into_iter().find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(&suffix)))
+}
+
+/// Every `.urt` file of the store, by name (none when there is no store).
+fn table_files(store: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(store) else { return Vec::new() };
+    let mut files: Vec<PathBuf> =
+        entries.filter_map(|e| Some(e.ok()?.path())).filter(|p| p.extension().is_some_and(|x| x == "urt")).collect();
+    files.sort();
+    files
 }
 
 /// The store's table for `rules`, ready for lookups. A table there that
@@ -73,6 +76,9 @@ struct Listed {
 impl TablesCmd {
     pub fn run(self) -> anyhow::Result<()> {
         let Some(store) = dir() else { anyhow::bail!("no table store: set {ENV} to a folder") };
+        if store.exists() && !store.is_dir() {
+            anyhow::bail!("the table store {} is not a folder; set {ENV} to a folder", store.display());
+        }
         let listed = list(&store);
         if self.json {
             println!("{}", serde_json::json!({ "store": store, "tables": listed.iter().map(Listed::json).collect::<Vec<_>>() }));
@@ -102,11 +108,10 @@ impl TablesCmd {
 
 /// Every `.urt` file of the store, by name, opened and checked.
 fn list(store: &Path) -> Vec<Listed> {
-    let Ok(entries) = std::fs::read_dir(store) else { return Vec::new() };
-    let mut files: Vec<PathBuf> =
-        entries.filter_map(|e| Some(e.ok()?.path())).filter(|p| p.extension().is_some_and(|x| x == "urt")).collect();
-    files.sort();
-    files.into_iter().map(|file| Listed { table: ur_solve::table::Table::open(&file).map_err(|e| e.to_string()), file }).collect()
+    table_files(store)
+        .into_iter()
+        .map(|file| Listed { table: ur_solve::table::Table::open(&file).map_err(|e| e.to_string()), file })
+        .collect()
 }
 
 impl Listed {
