@@ -7,17 +7,23 @@
 //! ```text
 //! cargo run --release -p ur-bots --example small_solve -- v1-named-birds 2 greedy,expectimax:2 2000
 //! ```
-//! Arguments: rules, pieces, opponents (comma-separated bot names), games per opponent.
+//! Arguments: rules, pieces, opponents (comma-separated bot names), games per opponent,
+//! and optionally `fit=OUT.json`: fit the race evaluation to the exact values of
+//! turn starts sampled from games (perfect play with random decisions at rates from
+//! 0 to 60 %) and add it to the committed weights as `ID@PIECES`, written to OUT.json.
 
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::Arc;
 
+use rand::Rng;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use ur_bots::eval::{Evaluator, Weights};
 use ur_bots::generic::sample_outcome;
 use ur_bots::make_bot;
-use ur_rules::{AnyAction, AnyGame, Game, OptionValue, Options, Playable, Rules, Side, Turn};
+use ur_bots::train::{fit_exact, rmse_pp, Samples};
+use ur_rules::{AnyAction, AnyGame, Game, OptionValue, Options, Phase, Playable, Rules, Side, Turn};
 use xxhash_rust::xxh3::Xxh3;
 
 mod common;
@@ -28,8 +34,13 @@ fn main() -> std::process::ExitCode {
 
 fn run() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [id, pieces, bots, games] = args.as_slice() else {
-        return Err("usage: small_solve RULES PIECES BOT[,BOT...] GAMES".into());
+    let (id, pieces, bots, games, fit) = match args.as_slice() {
+        [id, pieces, bots, games] => (id, pieces, bots, games, None),
+        [id, pieces, bots, games, fit] => match fit.strip_prefix("fit=") {
+            Some(out) => (id, pieces, bots, games, Some(out)),
+            None => return Err(format!("the fifth argument is fit=OUT.json, not '{fit}'").into()),
+        },
+        _ => return Err("usage: small_solve RULES PIECES BOT[,BOT...] GAMES [fit=OUT.json]".into()),
     };
     let pieces: i64 = pieces.parse().map_err(|_| format!("PIECES must be a whole number, not '{pieces}'"))?;
     let games: u64 = games.parse().map_err(|_| format!("GAMES must be a whole number, not '{games}'"))?;
@@ -38,7 +49,10 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let solved = Solved::new(&rules);
     let start = solved.value(&AnyGame::Race(Game::new(rules.clone(), Side::Light)));
     println!("{id} with {pieces} pieces: {} situations; the first player wins with {:.4} %", solved.kinds.len(), 100.0 * start);
-    for name in bots.split(',') {
+    if let Some(out) = fit {
+        fit_model(&solved, &rules, out)?;
+    }
+    for name in bots.split(',').filter(|n| !n.is_empty() && *n != "-") {
         let (score, half_width) = duel(&solved, &rules, name, games)?;
         println!("perfect v {name}: {:.1} % ± {:.1} ({games} games, paired dice)", 100.0 * score, 100.0 * half_width);
     }
@@ -252,4 +266,77 @@ fn duel(solved: &Solved, rules: &Arc<Rules>, name: &str, games: u64) -> Result<(
     let n = wins.len() as f64;
     let mean = wins.iter().sum::<f64>() / n;
     Ok((mean, 1.96 * (mean * (1.0 - mean) / n).sqrt()))
+}
+
+/// Turn starts (before the declaration) of games where both sides play
+/// perfectly except for random decisions at a rate that varies by game,
+/// with the exact value for the side to move. Deterministic for a seed.
+fn sample_turn_starts(solved: &Solved, rules: &Arc<Rules>, n: usize, seed: u64) -> Samples {
+    let perfect = Perfect(solved);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut out = Samples::new();
+    for game in 0u32.. {
+        let eps = f64::from(game % 4) * 0.2;
+        let mut g = AnyGame::Race(Game::new(rules.clone(), if rng.gen_bool(0.5) { Side::Light } else { Side::Dark }));
+        loop {
+            match g.turn() {
+                Turn::Over(_) => break,
+                Turn::Roll(_) => {
+                    let raw = sample_outcome(&g.outcomes(), &mut rng);
+                    g.roll(raw).expect("an outcome of the dice");
+                }
+                Turn::Decide(side) => {
+                    let race = g.as_race().expect("a race game");
+                    if race.phase() == Phase::Declare && rng.gen_bool(0.5) {
+                        let light = solved.value(&g);
+                        out.push((*race.state(), if side == Side::Light { light } else { 1.0 - light }));
+                        if out.len() == n {
+                            return out;
+                        }
+                    }
+                    let actions = g.actions();
+                    let a = if rng.gen_bool(eps) { actions[rng.gen_range(0..actions.len())].clone() } else { perfect.decide(&g) };
+                    g = after(&g, &a);
+                }
+            }
+        }
+    }
+    unreachable!("the loop returns once it has n positions")
+}
+
+/// Fits `ID@PIECES` to sampled exact values (a fifth more held out) and
+/// writes the committed weights with it added.
+fn fit_model(solved: &Solved, rules: &Arc<Rules>, out: &str) -> Result<(), Box<dyn std::error::Error>> {
+    const SAMPLES: usize = 200_000;
+    const L2: f64 = 1e-4;
+    let train = sample_turn_starts(solved, rules, SAMPLES, 1);
+    let held = sample_turn_starts(solved, rules, SAMPLES / 4, 2);
+    let model = fit_exact(rules, &train, false, L2).rounded();
+    let mut weights = Weights::builtin().clone();
+    let id = format!("{}@{}", rules.id(), rules.pieces());
+    weights.rules.retain(|r| r.id != id);
+    let before = rmse_pp(&Evaluator::with_weights(rules.clone(), &weights), &held);
+    let after = rmse_pp(&model.evaluator(rules), &held);
+    println!("held-out RMSE over {} turn starts: {before:.3} pp with the committed weights, {after:.3} pp with {id}", held.len());
+    let record = serde_json::json!({
+        "id": id,
+        "rules": rules.id(),
+        "options": rules.options,
+        "pieces": rules.pieces(),
+        "command": format!("cargo run --release -p ur-bots --example small_solve -- {} {} - 0 fit=OUT.json", rules.id(), rules.pieces()),
+        "table_positions": solved.kinds.len(),
+        "samples": SAMPLES,
+        "squares": false,
+        "l2": L2,
+        "seed": 1,
+        "loss": "cross-entropy against the exact values of turn starts (logistic regression with soft targets), Newton's method",
+        "held_out": { "positions": held.len(), "base_rmse_pp": before, "rmse_pp": after },
+    });
+    weights.put_model(rules, &id, (model.bias, model.w, model.squares), "table_fits", record);
+    weights.check()?;
+    let tmp = format!("{out}.tmp");
+    std::fs::write(&tmp, serde_json::to_string_pretty(&weights)? + "\n")?;
+    std::fs::rename(&tmp, out)?;
+    println!("weights written to {out} (model {id})");
+    Ok(())
 }

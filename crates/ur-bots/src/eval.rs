@@ -369,6 +369,10 @@ struct SideGeo {
     /// bear off, landing exactly, and the variance of that number.
     turns: [f64; 32],
     turns_var: [f64; 32],
+    /// Named pieces: expected turns for bird `b` in reserve to be summoned
+    /// and borne off (its call roll's chance sets the wait), and their variance.
+    summon_turns: [f64; 6],
+    summon_var: [f64; 6],
     /// Squares where captures can happen that a piece at each position
     /// (0 = reserve) occupies or will pass, by square bit.
     ahead: [u64; 32],
@@ -579,8 +583,15 @@ impl Evaluator {
     /// time, and its variance.
     fn turns(&self, st: &State, side: Side) -> (f64, f64) {
         let g = &self.geo[side.index()];
-        let r = f64::from(st.reserve(side));
-        let (mut t, mut v) = (r * g.turns[0], r * g.turns_var[0]);
+        let (mut t, mut v) = if self.named {
+            (1..=self.pieces).filter(|&b| st.bird(side, b) == 0).fold((0.0, 0.0), |(t, v), b| {
+                let b = usize::from(b);
+                (t + g.summon_turns[b], v + g.summon_var[b])
+            })
+        } else {
+            let r = f64::from(st.reserve(side));
+            (r * g.turns[0], r * g.turns_var[0])
+        };
         let mut mask = st.occupied_positions(side);
         while mask != 0 {
             let p = mask.trailing_zeros() as usize;
@@ -814,6 +825,9 @@ fn side_geo(rules: &Rules, side: Side, throws: &[(Throw, f64)]) -> SideGeo {
         }
     }
     lone_piece_turns(rules, &mut g, throws);
+    if rules.named_pieces() {
+        summon_turns(rules, &mut g, throws);
+    }
     // Squares where a piece of either side can be captured.
     let capture_squares = (0..rules.squares().len() as u8)
         .filter(|&sq| {
@@ -830,6 +844,25 @@ fn side_geo(rules: &Rules, side: Side, throws: &[(Throw, f64)]) -> SideGeo {
         g.ahead[p as usize] = ahead & capture_squares;
     }
     g
+}
+
+/// Expected turns (and their variance) for each named bird in reserve: a
+/// turn per call roll until the bird's number comes and the placement roll
+/// puts it on the board (blocking ignored), then its placement square's turns.
+fn summon_turns(rules: &Rules, g: &mut SideGeo, throws: &[(Throw, f64)]) {
+    let landed: f64 = throws.iter().filter(|(t, _)| t.value > 0).map(|(_, p)| p).sum();
+    let (mut after, mut after_sq) = (0.0, 0.0);
+    for (t, p) in throws.iter().filter(|(t, _)| t.value > 0) {
+        let (tw, vw) = (g.turns[t.value as usize], g.turns_var[t.value as usize]);
+        after += p / landed * tw;
+        after_sq += p / landed * (vw + tw * tw);
+    }
+    for b in 1..=rules.pieces().min(5) {
+        let call: f64 = throws.iter().filter(|(t, _)| t.value == rules.call_value(b)).map(|(_, p)| p).sum();
+        let s = (call * landed).max(1e-9);
+        g.summon_turns[b as usize] = 1.0 / s + after;
+        g.summon_var[b as usize] = (1.0 - s) / (s * s) + (after_sq - after * after).max(0.0);
+    }
 }
 
 /// Expected turns (and their variance) for a lone piece to bear off from

@@ -258,3 +258,20 @@ fn a_model_fitted_to_one_full_game_serves_that_rule_set_only() {
         assert!(served.iter().any(|m| m == id), "{id} serves its rule set: {served:?}");
     }
 }
+
+#[test]
+fn the_evaluation_knows_which_named_bird_waits_in_reserve() {
+    use ur_bots::Evaluator;
+    use ur_rules::{Setup, SideSetup};
+    let rules = Arc::new(Rules::builtin("v1-named-birds").unwrap());
+    let ev = Evaluator::new(rules.clone());
+    let dark = SideSetup { reserve: 1, off: 0, path: vec![5, 6, 7, 9], birds: Some(vec![5, 6, 7, 9, 0]) };
+    // Light waits for the Storm-bird (called by a 2: 6/16) or the Rooster (a 4: 1/16).
+    let light_waiting_for = |bird: usize| {
+        let mut birds = vec![1, 2, 3, 10];
+        birds.insert(bird - 1, 0);
+        let light = SideSetup { reserve: 1, off: 0, path: vec![1, 2, 3, 10], birds: Some(birds) };
+        ev.value(&rules.validate(&Setup { to_move: Side::Light, light, dark: dark.clone() }).unwrap())
+    };
+    assert!(light_waiting_for(2) > light_waiting_for(4) + 0.01, "{} v {}", light_waiting_for(2), light_waiting_for(4));
+}

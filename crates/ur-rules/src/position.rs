@@ -107,6 +107,12 @@ impl State {
         }
         self.birds[side.index()][..rules.pieces() as usize].to_vec()
     }
+    /// Named pieces: the position of bird `number` (1..=5; 0 reserve, L + 1
+    /// off), without allocating. Meaningless for rules without named pieces
+    /// or numbers past their piece count.
+    pub fn bird(&self, side: Side, number: u8) -> u8 {
+        self.birds[side.index()][usize::from(number) - 1]
+    }
     /// The winner, if a side has borne off every piece.
     pub fn winner(&self, rules: &Rules) -> Option<Side> {
         Side::BOTH.into_iter().find(|s| self.off(*s) == rules.pieces())
