@@ -313,7 +313,7 @@ fn fit_model(solved: &Solved, rules: &Arc<Rules>, out: &str) -> Result<(), Box<d
     let held = sample_turn_starts(solved, rules, SAMPLES / 4, 2);
     let model = fit_exact(rules, &train, false, L2).rounded();
     let mut weights = Weights::builtin().clone();
-    let id = format!("{}@{}", rules.id(), rules.pieces());
+    let id = ur_bots::eval::model_id(rules);
     weights.rules.retain(|r| r.id != id);
     let before = rmse_pp(&Evaluator::with_weights(rules.clone(), &weights), &held);
     let after = rmse_pp(&model.evaluator(rules), &held);

@@ -11,7 +11,7 @@
 use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
-use ur_rules::{Extra, Rules, Side, SquareKind, State, Throw};
+use ur_rules::{Extra, Options, RuleSetFile, Rules, Side, SquareKind, State, Throw};
 
 use crate::chance::merged_throws;
 
@@ -300,6 +300,35 @@ fn at_pieces(bias: f64, w: &[f64], bias_n: f64, w_n: &[f64], pieces: u8) -> (f64
         *o = a + b * inv;
     }
     (bias + bias_n * inv, out)
+}
+
+/// The name of a model fitted to `rules` at their piece count: `ID@N`,
+/// followed by the options that differ from the rule set's defaults
+/// (`v1-simple@7[dice=D4]`), so that a variant's model never replaces the
+/// default game's in a weights file. Rule sets that are not built in list
+/// every option.
+///
+/// # Examples
+/// ```
+/// use ur_rules::{OptionValue, Options, Rules};
+/// let d4: Options = [("dice".to_string(), OptionValue::Text("D4".into()))].into();
+/// assert_eq!(ur_bots::eval::model_id(&Rules::builtin("v1-simple").unwrap()), "v1-simple@7");
+/// assert_eq!(ur_bots::eval::model_id(&Rules::builtin_with("v1-simple", &d4).unwrap()), "v1-simple@7[dice=D4]");
+/// ```
+pub fn model_id(rules: &Rules) -> String {
+    let defaults = RuleSetFile::builtin(rules.id()).and_then(|f| f.full_options(&Options::new())).ok();
+    let changed: Vec<String> = rules
+        .options
+        .iter()
+        .filter(|(k, v)| *k != "pieces" && defaults.as_ref().is_none_or(|d| d.get(*k) != Some(*v)))
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let id = format!("{}@{}", rules.id(), rules.pieces());
+    if changed.is_empty() {
+        id
+    } else {
+        format!("{id}[{}]", changed.join(","))
+    }
 }
 
 /// A hash of what the evaluation's meaning depends on, piece count aside:

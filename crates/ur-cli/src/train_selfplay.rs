@@ -3,8 +3,9 @@
 //!
 //! Reads the weights written by `ur train-eval` (`--base`), starts from the
 //! model they give the rules, plays and refits (`ur_bots::selfplay`), and
-//! writes the base weights with the new model added as `ID@PIECES` (an
-//! earlier model of that name is replaced; the other models are copied
+//! writes the base weights with the new model added as `ID@PIECES` (options
+//! off their defaults follow in brackets; an earlier model of that name is
+//! replaced; the other models are copied
 //! unchanged). The settings and the per-iteration record go to
 //! `training.self_play`. The same base, arguments and seed reproduce the
 //! file byte for byte.
@@ -78,10 +79,10 @@ impl TrainSelfPlayCmd {
             || !(0.0..=1.0).contains(&self.lambda)
             || !(0.0..=1.0).contains(&self.greedy_games)
         {
-            bail!("--keep, --explore and --lambda are between 0 and 1");
+            bail!("--keep, --explore, --lambda and --greedy-games are between 0 and 1");
         }
         let pieces = rules.pieces();
-        let id = format!("{}@{pieces}", rules.id());
+        let id = ur_bots::eval::model_id(&rules);
         // Start from what the base gives the rules, without an earlier self-play model of this name.
         weights.rules.retain(|r| r.id != id);
         let (b, w, from) = weights.model_for(&rules);

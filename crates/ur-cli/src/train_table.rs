@@ -4,8 +4,9 @@
 //! `ur train-eval` fits models to small tables (2 to 5 pieces) that must
 //! extrapolate to the full game; where the full game is solved (7-piece
 //! Finkel), a model fitted to its own positions plays better at the leaves
-//! of a search. The model is added as `ID@PIECES` (an earlier one of that
-//! name is replaced, every other model copied unchanged), serves piece
+//! of a search. The model is added as `ID@PIECES` (options off their
+//! defaults follow in brackets, `ur_bots::eval::model_id`; an earlier one of
+//! that name is replaced, every other model copied unchanged), serves piece
 //! counts near `PIECES` only, and its settings and held-out error go to
 //! `training.table_fits`. The same base, table and arguments reproduce the
 //! file byte for byte.
@@ -58,7 +59,7 @@ impl TrainTableCmd {
         let table = LoadedTable::open(&self.table)?;
         let oracle = table.oracle(Arc::new(self.rules.load(&table)?))?;
         let rules = oracle.rules().clone();
-        let id = format!("{}@{}", rules.id(), rules.pieces());
+        let id = ur_bots::eval::model_id(&rules);
         // Measure the base without an earlier model of this name.
         weights.rules.retain(|r| r.id != id);
         let (index, values) = (oracle.index(), &**oracle.table());
