@@ -8,7 +8,8 @@
 //! cargo run --release -p ur-bots --example small_solve -- v1-named-birds 2 greedy,expectimax:2 2000
 //! ```
 //! Arguments: rules, pieces, opponents (comma-separated bot names), games per opponent,
-//! and optionally `fit=OUT.json`: fit the race evaluation to the exact values of
+//! and optionally `fit=OUT.json` (or `fit-squares=OUT.json`, with piece-square
+//! features): fit the race evaluation to the exact values of
 //! turn starts sampled from games (perfect play with random decisions at rates from
 //! 0 to 60 %) and add it to the committed weights as `ID@PIECES`, written to OUT.json.
 
@@ -36,11 +37,12 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (id, pieces, bots, games, fit) = match args.as_slice() {
         [id, pieces, bots, games] => (id, pieces, bots, games, None),
-        [id, pieces, bots, games, fit] => match fit.strip_prefix("fit=") {
-            Some(out) => (id, pieces, bots, games, Some(out)),
-            None => return Err(format!("the fifth argument is fit=OUT.json, not '{fit}'").into()),
+        [id, pieces, bots, games, fit] => match (fit.strip_prefix("fit="), fit.strip_prefix("fit-squares=")) {
+            (Some(out), _) => (id, pieces, bots, games, Some((out, false))),
+            (_, Some(out)) => (id, pieces, bots, games, Some((out, true))),
+            _ => return Err(format!("the fifth argument is fit=OUT.json or fit-squares=OUT.json, not '{fit}'").into()),
         },
-        _ => return Err("usage: small_solve RULES PIECES BOT[,BOT...] GAMES [fit=OUT.json]".into()),
+        _ => return Err("usage: small_solve RULES PIECES BOT[,BOT...] GAMES [fit=OUT.json | fit-squares=OUT.json]".into()),
     };
     let pieces: i64 = pieces.parse().map_err(|_| format!("PIECES must be a whole number, not '{pieces}'"))?;
     let games: u64 = games.parse().map_err(|_| format!("GAMES must be a whole number, not '{games}'"))?;
@@ -49,8 +51,8 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let solved = Solved::new(&rules);
     let start = solved.value(&AnyGame::Race(Game::new(rules.clone(), Side::Light)));
     println!("{id} with {pieces} pieces: {} situations; the first player wins with {:.4} %", solved.kinds.len(), 100.0 * start);
-    if let Some(out) = fit {
-        fit_model(&solved, &rules, out)?;
+    if let Some((out, squares)) = fit {
+        fit_model(&solved, &rules, out, squares)?;
     }
     for name in bots.split(',').filter(|n| !n.is_empty() && *n != "-") {
         let (score, half_width) = duel(&solved, &rules, name, games)?;
@@ -306,12 +308,12 @@ fn sample_turn_starts(solved: &Solved, rules: &Arc<Rules>, n: usize, seed: u64) 
 
 /// Fits `ID@PIECES` to sampled exact values (a fifth more held out) and
 /// writes the committed weights with it added.
-fn fit_model(solved: &Solved, rules: &Arc<Rules>, out: &str) -> Result<(), Box<dyn std::error::Error>> {
+fn fit_model(solved: &Solved, rules: &Arc<Rules>, out: &str, squares: bool) -> Result<(), Box<dyn std::error::Error>> {
     const SAMPLES: usize = 200_000;
     const L2: f64 = 1e-4;
     let train = sample_turn_starts(solved, rules, SAMPLES, 1);
     let held = sample_turn_starts(solved, rules, SAMPLES / 4, 2);
-    let model = fit_exact(rules, &train, false, L2).rounded();
+    let model = fit_exact(rules, &train, squares, L2).rounded();
     let mut weights = Weights::builtin().clone();
     let id = ur_bots::eval::model_id(rules);
     weights.rules.retain(|r| r.id != id);
@@ -323,10 +325,15 @@ fn fit_model(solved: &Solved, rules: &Arc<Rules>, out: &str) -> Result<(), Box<d
         "rules": rules.id(),
         "options": rules.options,
         "pieces": rules.pieces(),
-        "command": format!("cargo run --release -p ur-bots --example small_solve -- {} {} - 0 fit=OUT.json", rules.id(), rules.pieces()),
+        "command": format!(
+            "cargo run --release -p ur-bots --example small_solve -- {} {} - 0 {}=OUT.json",
+            rules.id(),
+            rules.pieces(),
+            if squares { "fit-squares" } else { "fit" }
+        ),
         "table_positions": solved.kinds.len(),
         "samples": SAMPLES,
-        "squares": false,
+        "squares": squares,
         "l2": L2,
         "seed": 1,
         "loss": "cross-entropy against the exact values of turn starts (logistic regression with soft targets), Newton's method",
