@@ -26,7 +26,7 @@ use crate::table_store;
 pub struct PlayCmd {
     #[command(flatten)]
     rules: RulesArgs,
-    /// The bot you play against (random, greedy, perfect; perfect needs --table).
+    /// The bot you play against: random, greedy, expectimax:D, mcts, level1..level5, or perfect (which needs a table: --table, or one in the store).
     #[arg(long, default_value = "greedy")]
     vs: String,
     /// Play against difficulty level N (1 = beginner .. 5 = strongest available); the same as --vs levelN.
