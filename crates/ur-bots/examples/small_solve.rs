@@ -11,7 +11,7 @@
 //! and optionally `fit=OUT.json` (or `fit-squares=OUT.json`, with piece-square
 //! features): fit the race evaluation to the exact values of
 //! turn starts sampled from games (perfect play with random decisions at rates from
-//! 0 to 60 %) and add it to the committed weights as `ID@PIECES`, written to OUT.json.
+//! 0 to 60 %) and add it to `crates/ur-bots/weights/race.json` as `ID@PIECES`, written to OUT.json.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -307,14 +307,16 @@ fn sample_turn_starts(solved: &Solved, rules: &Arc<Rules>, n: usize, seed: u64) 
 }
 
 /// Fits `ID@PIECES` to sampled exact values (a fifth more held out) and
-/// writes the committed weights with it added.
+/// writes the weights file of the source tree with it added.
 fn fit_model(solved: &Solved, rules: &Arc<Rules>, out: &str, squares: bool) -> Result<(), Box<dyn std::error::Error>> {
     const SAMPLES: usize = 200_000;
     const L2: f64 = 1e-4;
     let train = sample_turn_starts(solved, rules, SAMPLES, 1);
     let held = sample_turn_starts(solved, rules, SAMPLES / 4, 2);
     let model = fit_exact(rules, &train, squares, L2).rounded();
-    let mut weights = Weights::builtin().clone();
+    // The weights file as it is now (as `ur train-table`'s default base), so steps chain without rebuilding.
+    let base = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/race.json");
+    let mut weights: Weights = serde_json::from_str(&std::fs::read_to_string(base)?)?;
     let id = ur_bots::eval::model_id(rules);
     weights.rules.retain(|r| r.id != id);
     let before = rmse_pp(&Evaluator::with_weights(rules.clone(), &weights), &held);

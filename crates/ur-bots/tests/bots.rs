@@ -254,9 +254,19 @@ fn a_model_fitted_to_one_full_game_serves_that_rule_set_only() {
             served.push(model.to_string());
         }
     }
-    for id in ["finkel@7", "regency-murray@7", "regency-conventional@7", "ludens-planet@7", "masters@7"] {
+    for id in ["finkel@7", "regency-murray@7", "regency-conventional@7", "ludens-planet@7", "masters@7", "v1-named-birds@3"] {
         assert!(served.iter().any(|m| m == id), "{id} serves its rule set: {served:?}");
     }
+}
+
+#[test]
+fn a_variant_keeps_its_own_model_apart_from_the_default_game() {
+    let weights = ur_bots::Weights::builtin();
+    let own_first: Options = [("murray_small_block_order".to_string(), OptionValue::Text("own_first".into()))].into();
+    let variant = Rules::builtin_with("regency-murray", &own_first).unwrap();
+    assert_eq!(ur_bots::eval::model_id(&variant), "regency-murray@7[murray_small_block_order=own_first]");
+    assert_eq!(weights.model_for(&variant).2, Some("regency-murray@7[murray_small_block_order=own_first]"));
+    assert_eq!(weights.model_for(&Rules::builtin("regency-murray").unwrap()).2, Some("regency-murray@7"));
 }
 
 #[test]
