@@ -7,11 +7,11 @@
 //! ```text
 //! cargo run --release -p ur-bots --example small_solve -- v1-named-birds 2 greedy,expectimax:2 2000
 //! ```
-//! Arguments: rules, pieces, opponents (comma-separated bot names), games per opponent,
-//! and optionally `fit=OUT.json` (or `fit-squares=OUT.json`, with piece-square
-//! features): fit the race evaluation to the exact values of
-//! turn starts sampled from games (perfect play with random decisions at rates from
-//! 0 to 60 %) and add it to `crates/ur-bots/weights/race.json` as `ID@PIECES`, written to OUT.json.
+//! Arguments: rules, pieces, opponents (comma-separated bot names, or `-` for none), games
+//! per opponent, and optionally `fit=OUT.json` (or `fit-squares=OUT.json`, with
+//! piece-square features): fit the race evaluation to the exact values of turn starts
+//! sampled from games (perfect play with random decisions at rates from 0 to 60 %), add
+//! it as `ID@PIECES` to `crates/ur-bots/weights/race.json` and write the result to OUT.json.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -306,7 +306,7 @@ fn sample_turn_starts(solved: &Solved, rules: &Arc<Rules>, n: usize, seed: u64) 
     unreachable!("the loop returns once it has n positions")
 }
 
-/// Fits `ID@PIECES` to sampled exact values (a fifth more held out) and
+/// Fits `ID@PIECES` to sampled exact values (a quarter as many more held out) and
 /// writes the weights file of the source tree with it added.
 fn fit_model(solved: &Solved, rules: &Arc<Rules>, out: &str, squares: bool) -> Result<(), Box<dyn std::error::Error>> {
     const SAMPLES: usize = 200_000;
@@ -316,7 +316,8 @@ fn fit_model(solved: &Solved, rules: &Arc<Rules>, out: &str, squares: bool) -> R
     let model = fit_exact(rules, &train, squares, L2).rounded();
     // The weights file as it is now (as `ur train-table`'s default base), so steps chain without rebuilding.
     let base = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/race.json");
-    let mut weights: Weights = serde_json::from_str(&std::fs::read_to_string(base)?)?;
+    let text = std::fs::read_to_string(base).map_err(|e| format!("cannot read {base}: {e}"))?;
+    let mut weights: Weights = serde_json::from_str(&text).map_err(|e| format!("{base}: not a weights file: {e}"))?;
     let id = ur_bots::eval::model_id(rules);
     weights.rules.retain(|r| r.id != id);
     let before = rmse_pp(&Evaluator::with_weights(rules.clone(), &weights), &held);
@@ -344,8 +345,8 @@ fn fit_model(solved: &Solved, rules: &Arc<Rules>, out: &str, squares: bool) -> R
     weights.put_model(rules, &id, (model.bias, model.w, model.squares), "table_fits", record);
     weights.check()?;
     let tmp = format!("{out}.tmp");
-    std::fs::write(&tmp, serde_json::to_string_pretty(&weights)? + "\n")?;
-    std::fs::rename(&tmp, out)?;
+    let written = std::fs::write(&tmp, serde_json::to_string_pretty(&weights)? + "\n").and_then(|()| std::fs::rename(&tmp, out));
+    written.map_err(|e| format!("cannot write {out}: {e}"))?;
     println!("weights written to {out} (model {id})");
     Ok(())
 }

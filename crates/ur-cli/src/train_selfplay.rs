@@ -5,10 +5,9 @@
 //! model they give the rules, plays and refits (`ur_bots::selfplay`), and
 //! writes the base weights with the new model added as `ID@PIECES` (options
 //! off their defaults follow in brackets; an earlier model of that name is
-//! replaced; the other models are copied
-//! unchanged). The settings and the per-iteration record go to
-//! `training.self_play`. The same base, arguments and seed reproduce the
-//! file byte for byte.
+//! replaced; the other models are copied unchanged). The settings and the
+//! per-iteration record go to `training.self_play`. The same base,
+//! arguments and seed reproduce the file byte for byte.
 
 use std::path::PathBuf;
 use std::sync::Arc;
