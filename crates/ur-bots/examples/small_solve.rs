@@ -350,3 +350,41 @@ fn fit_model(solved: &Solved, rules: &Arc<Rules>, out: &str, squares: bool) -> R
     println!("weights written to {out} (model {id})");
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ur_rules::State;
+    use ur_solve::{solve, Indexer, Silent, SolveConfig, Values};
+
+    fn small(id: &str, pieces: i64) -> Arc<Rules> {
+        let options: Options = [("pieces".to_string(), OptionValue::Int(pieces))].into();
+        Arc::new(Rules::builtin_with(id, &options).unwrap())
+    }
+
+    fn start_value(rules: &Arc<Rules>) -> f64 {
+        Solved::new(rules).value(&AnyGame::Race(Game::new(rules.clone(), Side::Light)))
+    }
+
+    /// Two independent routes to the same numbers: `Game`'s turn phases,
+    /// visited situation by situation, and `ur solve`'s operator over ranked
+    /// positions built on the rules' move generation.
+    #[test]
+    fn the_exhaustive_solve_agrees_with_the_solver() {
+        for (id, pieces) in [("v1-simple", 2), ("finkel", 2), ("ludens-planet", 2), ("regency-murray", 1), ("masters", 2)] {
+            let rules = small(id, pieces);
+            let index = Indexer::new(&rules).unwrap();
+            let solution = solve(&rules, &index, &SolveConfig::default(), &Silent).unwrap();
+            let solver = solution.get(index.rank(&State::start(&rules, Side::Light)));
+            let exhaustive = start_value(&rules);
+            assert!((solver - exhaustive).abs() < 1e-9, "{id} with {pieces}: solver {solver}, exhaustive {exhaustive}");
+        }
+    }
+
+    /// The 2-bird named game, as BENCHMARKS.md reports it.
+    #[test]
+    fn the_two_bird_game_is_won_by_the_first_player_51_7164_percent() {
+        let value = start_value(&small("v1-named-birds", 2));
+        assert!((100.0 * value - 51.7164).abs() < 5e-5, "{}", 100.0 * value);
+    }
+}
