@@ -48,11 +48,13 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let games: u64 = games.parse().map_err(|_| format!("GAMES must be a whole number, not '{games}'"))?;
     let options: Options = [("pieces".to_string(), OptionValue::Int(pieces))].into();
     let rules = Arc::new(Rules::builtin_with(id, &options)?);
+    // Read and checked before the solve, which can take many minutes.
+    let fit = fit.map(|(out, squares)| Ok::<_, String>((base_weights()?, writable(out)?, squares))).transpose()?;
     let solved = Solved::new(&rules);
     let start = solved.value(&AnyGame::Race(Game::new(rules.clone(), Side::Light)));
     println!("{id} with {pieces} pieces: {} situations; the first player wins with {:.4} %", solved.kinds.len(), 100.0 * start);
-    if let Some((out, squares)) = fit {
-        fit_model(&solved, &rules, out, squares)?;
+    if let Some((weights, out, squares)) = fit {
+        fit_model(&solved, &rules, weights, out, squares)?;
     }
     for name in bots.split(',').filter(|n| !n.is_empty() && *n != "-") {
         let (score, half_width) = duel(&solved, &rules, name, games)?;
@@ -306,18 +308,39 @@ fn sample_turn_starts(solved: &Solved, rules: &Arc<Rules>, n: usize, seed: u64) 
     unreachable!("the loop returns once it has n positions")
 }
 
+/// The source tree's weights file as it is now (as `ur train-table`'s
+/// default base), so fits chain without rebuilding.
+fn base_weights() -> Result<Weights, String> {
+    let base = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/race.json");
+    let text = std::fs::read_to_string(base).map_err(|e| format!("cannot read {base}: {e}"))?;
+    let weights: Weights = serde_json::from_str(&text).map_err(|e| format!("{base}: not a weights file: {e}"))?;
+    weights.check().map(|()| weights).map_err(|e| format!("{base}: {e}"))
+}
+
+/// `out`, if its folder exists.
+fn writable(out: &str) -> Result<&str, String> {
+    let dir = std::path::Path::new(out).parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    if dir.is_dir() {
+        Ok(out)
+    } else {
+        Err(format!("cannot write {out}: no folder {}", dir.display()))
+    }
+}
+
 /// Fits `ID@PIECES` to sampled exact values (a quarter as many more held out) and
 /// writes the weights file of the source tree with it added.
-fn fit_model(solved: &Solved, rules: &Arc<Rules>, out: &str, squares: bool) -> Result<(), Box<dyn std::error::Error>> {
+fn fit_model(
+    solved: &Solved,
+    rules: &Arc<Rules>,
+    mut weights: Weights,
+    out: &str,
+    squares: bool,
+) -> Result<(), Box<dyn std::error::Error>> {
     const SAMPLES: usize = 200_000;
     const L2: f64 = 1e-4;
     let train = sample_turn_starts(solved, rules, SAMPLES, 1);
     let held = sample_turn_starts(solved, rules, SAMPLES / 4, 2);
     let model = fit_exact(rules, &train, squares, L2).rounded();
-    // The weights file as it is now (as `ur train-table`'s default base), so steps chain without rebuilding.
-    let base = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/race.json");
-    let text = std::fs::read_to_string(base).map_err(|e| format!("cannot read {base}: {e}"))?;
-    let mut weights: Weights = serde_json::from_str(&text).map_err(|e| format!("{base}: not a weights file: {e}"))?;
     let id = ur_bots::eval::model_id(rules);
     weights.rules.retain(|r| r.id != id);
     let before = rmse_pp(&Evaluator::with_weights(rules.clone(), &weights), &held);

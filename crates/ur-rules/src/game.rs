@@ -243,7 +243,7 @@ impl Game {
             Phase::ExtraRoll => vec![Choice::Reroll, Choice::End],
             Phase::Declare => {
                 let mut c = Vec::new();
-                if self.state.birds(s, &self.rules).iter().any(|&p| p >= 1 && p <= self.rules.path_len()) {
+                if (1..=self.rules.pieces()).any(|b| (1..=self.rules.path_len()).contains(&self.state.bird(s, b))) {
                     c.push(Choice::Move);
                 }
                 if self.state.reserve(s) > 0 {
@@ -258,7 +258,7 @@ impl Game {
     /// The next bird to summon: the lowest-numbered one in reserve.
     pub fn next_bird(&self) -> Option<u8> {
         let s = self.state.to_move();
-        self.state.birds(s, &self.rules).iter().position(|&p| p == 0).map(|i| i as u8 + 1)
+        (1..=self.rules.pieces()).find(|&b| self.state.bird(s, b) == 0)
     }
 
     /// Applies any action.

@@ -105,11 +105,14 @@ impl State {
         if !rules.named_pieces() {
             return Vec::new();
         }
-        self.birds[side.index()][..rules.pieces() as usize].to_vec()
+        (1..=rules.pieces()).map(|b| self.bird(side, b)).collect()
     }
     /// Named pieces: the position of bird `number` (1..=5; 0 reserve, L + 1
     /// off), without allocating. Meaningless for rules without named pieces
     /// or numbers past their piece count.
+    ///
+    /// # Panics
+    /// `number` outside 1..=5.
     pub fn bird(&self, side: Side, number: u8) -> u8 {
         self.birds[side.index()][usize::from(number) - 1]
     }
