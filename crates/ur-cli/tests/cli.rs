@@ -3,11 +3,12 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use tempfile::TempDir;
 
 mod common;
+use common::{ok, path_str, run_fails, run_ok, ur_cmd};
 
 /// Every built-in rule set, in catalogue order.
 const RULE_SETS: [&str; 12] = [
@@ -37,59 +38,12 @@ fn options_of(id: &str) -> &'static [&'static str] {
     }
 }
 
-fn ur_cmd(args: &[&str]) -> Command {
-    let mut cmd = common::ur_command();
-    cmd.args(args);
-    cmd
-}
-
-/// Runs `ur` with no input.
-fn ur(args: &[&str]) -> Output {
-    ur_cmd(args).stdin(Stdio::null()).output().expect("the ur binary runs")
-}
-
 /// Runs `ur` with `input` on stdin (through a file, so nothing can block).
 fn ur_with_input(dir: &Path, args: &[&str], input: &str) -> Output {
     let path = dir.join("stdin.txt");
     fs::write(&path, input).unwrap();
     let stdin = fs::File::open(&path).unwrap();
     ur_cmd(args).stdin(stdin).output().expect("the ur binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn describe(args: &[&str], out: &Output) -> String {
-    format!("ur {}\n--- status {:?}\n--- stdout\n{}\n--- stderr\n{}", args.join(" "), out.status, text(&out.stdout), text(&out.stderr))
-}
-
-/// Asserts success and returns stdout.
-fn ok(args: &[&str], out: &Output) -> String {
-    assert!(out.status.success(), "expected success: {}", describe(args, out));
-    assert!(!text(&out.stderr).contains("panicked"), "{}", describe(args, out));
-    text(&out.stdout)
-}
-
-/// Asserts a clean failure whose stderr mentions every needle; returns stderr.
-fn fails(args: &[&str], out: &Output, needles: &[&str]) -> String {
-    let err = text(&out.stderr);
-    assert!(!out.status.success(), "expected failure: {}", describe(args, out));
-    assert_ne!(out.status.code(), Some(101), "panic exit status: {}", describe(args, out));
-    assert!(!err.contains("panicked"), "panic: {}", describe(args, out));
-    assert!(err.contains("error"), "stderr should say error: {}", describe(args, out));
-    for n in needles {
-        assert!(err.contains(n), "stderr should mention {n:?}: {}", describe(args, out));
-    }
-    err
-}
-
-fn run_ok(args: &[&str]) -> String {
-    ok(args, &ur(args))
-}
-
-fn run_fails(args: &[&str], needles: &[&str]) -> String {
-    fails(args, &ur(args), needles)
 }
 
 /// The winning side ("light" or "dark") announced in an output, if any:
@@ -104,10 +58,6 @@ fn winner(out: &str) -> Option<&'static str> {
     } else {
         panic!("cannot read the winner from {line:?}")
     }
-}
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().expect("temporary paths are UTF-8")
 }
 
 /// Plays greedy (light) against random (dark) quietly, saves the record,

@@ -3,39 +3,13 @@
 //! generic code paths exercised on race sets (version-2 records, generic bots).
 
 use std::io::Write;
-use std::path::Path;
-use std::process::{Output, Stdio};
+use std::process::Stdio;
 
 use serde_json::{json, Value};
 use ur_rules::{family_rule_sets, AnyRecorder, Options, Playable, Side, Turn};
 
 mod common;
-
-fn ur(args: &[&str]) -> Output {
-    common::ur_command().args(args).output().expect("ur runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = ur(args);
-    let (o, e) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "ur {args:?} failed:\n{o}\n{e}");
-    assert!(!e.contains("panicked"), "ur {args:?} panicked:\n{e}");
-    o.into_owned()
-}
-
-fn fails(args: &[&str], needles: &[&str]) {
-    let out = ur(args);
-    let e = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "ur {args:?} should fail");
-    assert!(!e.contains("panicked"), "ur {args:?} panicked:\n{e}");
-    for n in needles {
-        assert!(e.contains(n), "ur {args:?}: {n:?} not in\n{e}");
-    }
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
+use common::{path_str as p, run_fails as fails, run_ok as ok};
 
 /// Requests to `ur engine`, one reply each.
 fn engine(requests: &[String]) -> Vec<Value> {

@@ -11,54 +11,11 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 mod common;
+use common::{describe, path_str, run_fails, run_ok, text, ur, ur_cmd};
 
 /// The published probability (in %) that the first player wins Finkel's
 /// rules with two pieces under perfect play.
 const PUBLISHED: f64 = 51.8578;
-
-fn ur_cmd(args: &[&str]) -> Command {
-    let mut cmd = common::ur_command();
-    cmd.args(args);
-    cmd
-}
-
-fn ur(args: &[&str]) -> Output {
-    ur_cmd(args).stdin(Stdio::null()).output().expect("the ur binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn describe(args: &[&str], out: &Output) -> String {
-    format!("ur {}\n--- status {:?}\n--- stdout\n{}\n--- stderr\n{}", args.join(" "), out.status, text(&out.stdout), text(&out.stderr))
-}
-
-/// Runs `ur`, asserts success and returns stdout.
-fn run_ok(args: &[&str]) -> String {
-    let out = ur(args);
-    assert!(out.status.success(), "expected success: {}", describe(args, &out));
-    assert!(!text(&out.stderr).contains("panicked"), "{}", describe(args, &out));
-    text(&out.stdout)
-}
-
-/// Runs `ur`, asserts a clean failure whose stderr mentions every needle; returns stderr.
-fn run_fails(args: &[&str], needles: &[&str]) -> String {
-    let out = ur(args);
-    let err = text(&out.stderr);
-    assert!(!out.status.success(), "expected failure: {}", describe(args, &out));
-    assert_ne!(out.status.code(), Some(101), "panic exit status: {}", describe(args, &out));
-    assert!(!err.contains("panicked"), "panic: {}", describe(args, &out));
-    assert!(err.contains("error"), "stderr should say error: {}", describe(args, &out));
-    for n in needles {
-        assert!(err.contains(n), "stderr should mention {n:?}: {}", describe(args, &out));
-    }
-    err
-}
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().expect("test paths are UTF-8")
-}
 
 /// A folder for this test process's files (under the target directory).
 fn work_dir() -> PathBuf {
