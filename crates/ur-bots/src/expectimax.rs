@@ -118,7 +118,7 @@ impl<'a> Search<'a> {
     }
 
     /// The mover's value with a throw: its best move, or the turn passing.
-    fn throw_value(&mut self, st: &State, t: &Throw, depth: u32, alpha: f64, beta: f64) -> f64 {
+    pub(crate) fn throw_value(&mut self, st: &State, t: &Throw, depth: u32, alpha: f64, beta: f64) -> f64 {
         let mut dests = self.rules.destinations(st, t);
         if dests == 0 {
             let mut other = *st;
@@ -440,7 +440,7 @@ impl GameSearch<'_> {
 
     /// The win probability of `me`, searching `depth` turns including the
     /// current one (a turn that starts with `depth` 0 is evaluated).
-    fn value(&self, g: &Game, depth: u32, me: Side) -> f64 {
+    pub(crate) fn value(&self, g: &Game, depth: u32, me: Side) -> f64 {
         match g.phase() {
             Phase::Over => f64::from(u8::from(g.winner() == Some(me))),
             Phase::Declare if depth == 0 => {

@@ -28,6 +28,7 @@ pub mod expectimax;
 pub mod generic;
 pub mod levels;
 pub mod mcts;
+pub mod review;
 pub mod selfplay;
 pub mod simple;
 pub mod train;

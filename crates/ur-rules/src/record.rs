@@ -84,20 +84,30 @@ impl GameRecord {
         Ok(Rules::from_file(&file, &self.options)?)
     }
 
-    /// Replays every action and checks the recorded winner.
+    /// The game before its first action: the rules, the first player and the
+    /// start position of the record.
     ///
     /// # Errors
-    /// The first illegal action, with its index, or a winner that disagrees.
-    pub fn replay(&self) -> Result<Game, RecordError> {
+    /// An unknown rule set or option, an invalid embedded rule-set file, or
+    /// an invalid start position.
+    pub fn start_game(&self) -> Result<Game, RecordError> {
         let rules = Arc::new(self.load_rules()?);
-        let mut game = match &self.start {
+        Ok(match &self.start {
             None => Game::new(rules, self.first),
             Some(setup) => {
                 let mut st = rules.validate(setup)?;
                 st.set_to_move(self.first);
                 Game::from_state(rules, st)
             }
-        };
+        })
+    }
+
+    /// Replays every action and checks the recorded winner.
+    ///
+    /// # Errors
+    /// The first illegal action, with its index, or a winner that disagrees.
+    pub fn replay(&self) -> Result<Game, RecordError> {
+        let mut game = self.start_game()?;
         for (index, &action) in self.actions.iter().enumerate() {
             game.apply(action).map_err(|error| RecordError::Illegal { index, action: describe(action), error })?;
         }

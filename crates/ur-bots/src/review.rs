@@ -1,0 +1,323 @@
+//! Game review: every decision of a recorded game judged against the best
+//! choice, and every roll's luck, as GNU Backgammon analyses a match.
+//!
+//! A [`Judge`] gives win probabilities: exact ones from a solved table, or
+//! estimates from an expectiminimax search with the learned evaluation. A
+//! decision's loss is the best choice's value minus the chosen one's; a
+//! roll's luck is the roller's value after the roll (best play assumed)
+//! minus its value before, so luck averages zero over the dice.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use ur_rules::{Action, Choice, Game, GameError, GameRecord, Phase, RecordError, Rules, Side};
+
+use crate::expectimax::{Context, GameSearch, Search};
+use crate::Oracle;
+
+/// Where a judge's win probabilities come from.
+pub enum Judge {
+    /// A solved table: exact values.
+    Table(Oracle),
+    /// Expectiminimax with the learned evaluation, `depth` turns deep.
+    Search { ctx: Box<SearchContext>, depth: u32 },
+}
+
+/// The search's view of the rules (opaque).
+pub struct SearchContext(Context);
+
+impl Judge {
+    /// A judge that searches `depth` turns (at least 1) with the learned evaluation.
+    ///
+    /// # Panics
+    /// If `depth` is 0.
+    pub fn search(rules: &Arc<Rules>, depth: u32) -> Judge {
+        assert!(depth >= 1, "a search judge looks at least one turn ahead");
+        Judge::Search { ctx: Box::new(SearchContext(Context::new(rules))), depth }
+    }
+
+    /// How the values are made, for reports: `table` or `expectimax:D`.
+    pub fn name(&self) -> String {
+        match self {
+            Judge::Table(_) => "table".into(),
+            Judge::Search { depth, .. } => format!("expectimax:{depth}"),
+        }
+    }
+
+    /// Whether the values are exact.
+    pub fn exact(&self) -> bool {
+        matches!(self, Judge::Table(_))
+    }
+
+    /// The win probability of `side` at this point of the game.
+    pub fn value(&self, game: &Game, side: Side) -> f64 {
+        if game.phase() == Phase::Over {
+            return match game.winner() {
+                Some(w) => f64::from(u8::from(w == side)),
+                None => 0.5,
+            };
+        }
+        let v = match self {
+            Judge::Table(oracle) => oracle.game_value(game).unwrap_or(0.5),
+            Judge::Search { ctx, depth } => search_value(&ctx.0, game, *depth),
+        };
+        if game.to_move() == side {
+            v
+        } else {
+            1.0 - v
+        }
+    }
+
+    /// Every action open at a decision with the mover's win probability
+    /// after it, best first (ties in the order the rules list them).
+    pub fn action_values(&self, game: &Game) -> Vec<(Action, f64)> {
+        let mut values = match self {
+            Judge::Table(oracle) => table_action_values(oracle, game),
+            Judge::Search { ctx, depth } => search_action_values(&ctx.0, game, *depth),
+        };
+        values.sort_by(|a, b| b.1.total_cmp(&a.1));
+        values
+    }
+}
+
+fn table_action_values(oracle: &Oracle, game: &Game) -> Vec<(Action, f64)> {
+    let st = game.state();
+    match game.phase() {
+        Phase::Move => {
+            let throw = game.throw().expect("a throw is set in the move phase");
+            oracle.move_values(st, &throw).into_iter().map(|(m, v)| (Action::Move(m), v)).collect()
+        }
+        Phase::ExtraRoll => {
+            let (reroll, end) = oracle.extra_roll(st);
+            vec![(Action::Choose(Choice::Reroll), reroll), (Action::Choose(Choice::End), end)]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The mover's value by search; depth is spent as [`crate::ExpectimaxBot`] spends it.
+fn search_value(ctx: &Context, game: &Game, depth: u32) -> f64 {
+    if game.rules().named_pieces() {
+        return GameSearch { eval: &ctx.eval }.value(&game.without_history(), depth, game.to_move());
+    }
+    let st = game.state();
+    let mut search = Search::new(&ctx.rules, &ctx.eval, &ctx.throws);
+    match game.phase() {
+        Phase::Roll => search.chance(st, depth, 0.0, 1.0),
+        Phase::Move => {
+            let throw = game.throw().expect("a throw is set in the move phase");
+            search.throw_value(st, &throw, depth, 0.0, 1.0)
+        }
+        Phase::ExtraRoll => search.extra_roll(st, depth - 1, 0.0, 1.0).0,
+        Phase::Declare | Phase::Over => ctx.eval.value(st),
+    }
+}
+
+fn search_action_values(ctx: &Context, game: &Game, depth: u32) -> Vec<(Action, f64)> {
+    if game.rules().named_pieces() {
+        return GameSearch { eval: &ctx.eval }.action_values(game, depth);
+    }
+    let st = game.state();
+    let mut search = Search::new(&ctx.rules, &ctx.eval, &ctx.throws);
+    match game.phase() {
+        Phase::Move => {
+            let throw = game.throw().expect("a throw is set in the move phase");
+            game.legal_moves().iter().map(|&m| (Action::Move(m), search.after(st, &throw, m, depth - 1, 0.0, 1.0))).collect()
+        }
+        Phase::ExtraRoll => {
+            let reroll = search.chance(st, depth - 1, 0.0, 1.0);
+            let mut other = *st;
+            other.set_to_move(st.to_move().other());
+            let end = 1.0 - search.chance(&other, depth - 1, 0.0, 1.0);
+            vec![(Action::Choose(Choice::Reroll), reroll), (Action::Choose(Choice::End), end)]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// How bad a choice was, by its loss of win probability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// A best choice.
+    Best,
+    /// Less than [`INACCURACY`] lost.
+    Good,
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+/// Losses (in win probability) from which a choice is an inaccuracy, a
+/// mistake, a blunder: 1, 3 and 8 percentage points.
+pub const INACCURACY: f64 = 0.01;
+pub const MISTAKE: f64 = 0.03;
+pub const BLUNDER: f64 = 0.08;
+/// Losses below this are rounding, not a worse choice.
+const TIE: f64 = 1e-9;
+
+impl Verdict {
+    pub fn of(loss: f64) -> Verdict {
+        match loss {
+            l if l <= TIE => Verdict::Best,
+            l if l < INACCURACY => Verdict::Good,
+            l if l < MISTAKE => Verdict::Inaccuracy,
+            l if l < BLUNDER => Verdict::Mistake,
+            _ => Verdict::Blunder,
+        }
+    }
+
+    /// The annotation mark: `?!`, `?`, `??`, or nothing.
+    pub fn mark(self) -> &'static str {
+        match self {
+            Verdict::Best | Verdict::Good => "",
+            Verdict::Inaccuracy => "?!",
+            Verdict::Mistake => "?",
+            Verdict::Blunder => "??",
+        }
+    }
+}
+
+/// One judged step of the game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Note {
+    /// The step's place in the record's actions (0 for the first).
+    pub action: usize,
+    /// Turns counted from 1; a turn is one side's run of steps.
+    pub turn: u32,
+    pub side: Side,
+    #[serde(flatten)]
+    pub kind: NoteKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum NoteKind {
+    /// A roll and how much it changed the roller's win probability.
+    Roll { raw: u8, before: f64, after: f64, luck: f64 },
+    /// A choice among two or more actions.
+    Decision { played: Action, played_value: f64, best: Action, best_value: f64, choices: usize, loss: f64, verdict: Verdict },
+}
+
+/// One side's totals.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SideSummary {
+    /// Decisions with two or more choices.
+    pub decisions: u32,
+    pub best: u32,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+    /// Win probability lost by all decisions together.
+    pub total_loss: f64,
+    pub rolls: u32,
+    /// The rolls' luck summed (positive: the dice helped).
+    pub luck: f64,
+}
+
+impl SideSummary {
+    /// Mean loss per decision (0 with no decision).
+    pub fn mean_loss(&self) -> f64 {
+        if self.decisions == 0 {
+            0.0
+        } else {
+            self.total_loss / f64::from(self.decisions)
+        }
+    }
+
+    fn add(&mut self, kind: &NoteKind) {
+        match *kind {
+            NoteKind::Roll { luck, .. } => {
+                self.rolls += 1;
+                self.luck += luck;
+            }
+            NoteKind::Decision { loss, verdict, .. } => {
+                self.decisions += 1;
+                self.total_loss += loss;
+                match verdict {
+                    Verdict::Best => self.best += 1,
+                    Verdict::Good => {}
+                    Verdict::Inaccuracy => self.inaccuracies += 1,
+                    Verdict::Mistake => self.mistakes += 1,
+                    Verdict::Blunder => self.blunders += 1,
+                }
+            }
+        }
+    }
+}
+
+/// A judged game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Review {
+    pub notes: Vec<Note>,
+    /// Light's and dark's totals.
+    pub sides: [SideSummary; 2],
+    pub winner: Option<Side>,
+}
+
+/// Judges every roll and every real decision of a recorded game.
+/// `progress` is called with the number of actions done after each one.
+///
+/// # Errors
+/// The record does not replay (unknown rules, an illegal action, a winner
+/// that disagrees).
+pub fn review(record: &GameRecord, judge: &Judge, mut progress: impl FnMut(usize)) -> Result<Review, RecordError> {
+    record.replay()?;
+    let mut game = record.start_game()?;
+    let mut notes = Vec::new();
+    let mut sides = [SideSummary::default(), SideSummary::default()];
+    let (mut turn, mut last_side) = (0, None);
+    for (index, &action) in record.actions.iter().enumerate() {
+        let side = game.to_move();
+        if last_side != Some(side) {
+            turn += 1;
+            last_side = Some(side);
+        }
+        let before = game.clone();
+        apply(&mut game, index, action)?;
+        if let Some(kind) = judge_step(judge, &before, &game, action) {
+            sides[side.index()].add(&kind);
+            notes.push(Note { action: index, turn, side, kind });
+        }
+        progress(index + 1);
+    }
+    Ok(Review { notes, sides, winner: game.winner() })
+}
+
+fn apply(game: &mut Game, index: usize, action: Action) -> Result<(), RecordError> {
+    game.apply(action).map_err(|error: GameError| RecordError::Illegal { index, action: action.to_string(), error })
+}
+
+/// The note for one step, `before` and `after` it: a roll's luck, or a
+/// decision's loss; nothing for a forced step.
+fn judge_step(judge: &Judge, before: &Game, after: &Game, action: Action) -> Option<NoteKind> {
+    let side = before.to_move();
+    if let Action::Roll(raw) = action {
+        let (v0, v1) = (judge.value(before, side), judge.value(after, side));
+        return Some(NoteKind::Roll { raw, before: v0, after: v1, luck: v1 - v0 });
+    }
+    if open_choices(before) < 2 {
+        return None;
+    }
+    let values = judge.action_values(before);
+    let &(best, best_value) = values.first()?;
+    let played_value = values.iter().find(|(a, _)| same_action(*a, action)).map(|v| v.1)?;
+    let loss = (best_value - played_value).max(0.0);
+    Some(NoteKind::Decision { played: action, played_value, best, best_value, choices: values.len(), loss, verdict: Verdict::of(loss) })
+}
+
+fn open_choices(game: &Game) -> usize {
+    match game.phase() {
+        Phase::Move => game.legal_moves().len(),
+        Phase::Declare | Phase::ExtraRoll => game.choices().len(),
+        Phase::Roll | Phase::Over => 0,
+    }
+}
+
+/// The same action; a move's piece counts only where both name one.
+fn same_action(a: Action, b: Action) -> bool {
+    match (a, b) {
+        (Action::Move(x), Action::Move(y)) => x.from == y.from && x.to == y.to && (x.piece == 0 || y.piece == 0 || x.piece == y.piece),
+        _ => a == b,
+    }
+}

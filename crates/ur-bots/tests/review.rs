@@ -1,0 +1,130 @@
+//! Game review: losses and luck against a solved table, and by search on
+//! rule sets with no table.
+
+use std::sync::Arc;
+
+use ur_bots::review::{review, Judge, NoteKind, Verdict};
+use ur_bots::{decide_race, make_bot, make_bot_with_table, Bot, Oracle};
+use ur_rules::{Action, Dice, Game, GameRecord, OptionValue, Options, Phase, RecordError, Rules, SeededDice, Side};
+
+fn rules(id: &str, pieces: i64) -> Arc<Rules> {
+    rules_with(id, pieces, &[])
+}
+
+fn rules_with(id: &str, pieces: i64, more: &[(&str, &str)]) -> Arc<Rules> {
+    let mut opts: Options = [("pieces".to_string(), OptionValue::Int(pieces))].into();
+    opts.extend(more.iter().map(|(k, v)| (k.to_string(), OptionValue::parse(v))));
+    Arc::new(Rules::builtin_with(id, &opts).unwrap())
+}
+
+/// A table of `rules`, solved here.
+fn oracle(rules: &Arc<Rules>, dir: &std::path::Path) -> Oracle {
+    use ur_solve::{solve, Indexer, Silent, SolveConfig};
+    let index = Indexer::new(rules).unwrap();
+    let sol = solve(rules, &index, &SolveConfig::default(), &Silent).unwrap();
+    let path = dir.join("t.urt");
+    ur_solve::table::write_table(&path, rules, &index, &sol.values, ur_solve::Encoding::F64, sol.residual, 1e-12).unwrap();
+    Oracle::new(Arc::new(ur_solve::Table::open(&path).unwrap()), rules.clone(), &path).unwrap()
+}
+
+/// A finished game between two bots, as a record.
+fn record(rules: &Arc<Rules>, light: &mut dyn Bot, dark: &mut dyn Bot, seed: u64) -> GameRecord {
+    let mut game = Game::new(rules.clone(), Side::Light);
+    let mut dice = SeededDice::new(seed);
+    while game.phase() != Phase::Over {
+        let action = match game.phase() {
+            Phase::Roll => Action::Roll(dice.throw(rules.dice())),
+            _ if game.to_move() == Side::Light => decide_race(light, &game),
+            _ => decide_race(dark, &game),
+        };
+        game.apply(action).unwrap();
+    }
+    GameRecord::of(&game, None)
+}
+
+#[test]
+fn against_the_table_perfect_play_loses_nothing_and_the_values_add_up() {
+    // Finkel, and a game where extra rolls are a choice.
+    for r in [rules("finkel", 3), rules_with("v1-simple", 2, &[("rosette_reroll_optional", "true")])] {
+        the_values_add_up(&r);
+    }
+}
+
+fn the_values_add_up(r: &Arc<Rules>) {
+    let dir = tempfile::tempdir().unwrap();
+    let oracle = oracle(r, dir.path());
+    let start = oracle.value(&ur_rules::State::start(r, Side::Light));
+    let mut choices = 0;
+    let judge = Judge::Table(oracle.clone());
+    for seed in 1..=4 {
+        let mut perfect = make_bot_with_table("perfect", seed, Some(&oracle)).unwrap();
+        let mut random = make_bot("random", seed).unwrap();
+        let rec = record(r, &mut *perfect, &mut *random, seed);
+        let mut calls = 0;
+        let rev = review(&rec, &judge, |done| calls = done).unwrap();
+        assert_eq!(calls, rec.actions.len());
+        let [light, dark] = &rev.sides;
+        assert_eq!(light.total_loss, 0.0, "the perfect bot loses nothing (seed {seed})");
+        assert_eq!(light.best, light.decisions);
+        assert!(dark.decisions > 0 && dark.total_loss > 0.0, "random errs (seed {seed}): {dark:?}");
+        // Light's win probability moves only with luck and losses, so they
+        // account for the whole way from the start value to the result.
+        let end = f64::from(u8::from(rev.winner == Some(Side::Light)));
+        let account = start + light.luck - dark.luck - light.total_loss + dark.total_loss;
+        assert!((account - end).abs() < 1e-9, "seed {seed}: {account} != {end}");
+        for note in &rev.notes {
+            if let NoteKind::Decision { played, played_value, best_value, loss, verdict, .. } = note.kind {
+                assert!((best_value - played_value - loss).abs() < 1e-12 && loss >= 0.0);
+                assert_eq!(verdict, Verdict::of(loss));
+                choices += u32::from(matches!(played, Action::Choose(_)));
+            }
+        }
+    }
+    let optional = r.options.get("rosette_reroll_optional").is_some_and(|v| v.to_string() == "true");
+    assert_eq!(optional, choices > 0, "extra-roll choices judged: {choices}");
+}
+
+#[test]
+fn a_search_judges_every_real_decision_on_rule_sets_without_tables() {
+    for id in ["finkel", "regency-murray", "v1-named-birds", "ludens-planet"] {
+        let r = rules(id, 2);
+        let mut greedy = make_bot("greedy", 1).unwrap();
+        let mut random = make_bot("random", 2).unwrap();
+        let rec = record(&r, &mut *greedy, &mut *random, 3);
+        let rev = review(&rec, &Judge::search(&r, 1), |_| {}).unwrap();
+        let mut game = rec.start_game().unwrap();
+        let mut real = 0;
+        for &a in &rec.actions {
+            let open = match game.phase() {
+                Phase::Move => game.legal_moves().len(),
+                Phase::Declare | Phase::ExtraRoll => game.choices().len(),
+                _ => 0,
+            };
+            real += u32::from(open >= 2);
+            game.apply(a).unwrap();
+        }
+        assert_eq!(rev.sides[0].decisions + rev.sides[1].decisions, real, "{id}");
+        for note in &rev.notes {
+            match note.kind {
+                NoteKind::Roll { before, after, luck, .. } => {
+                    assert!((0.0..=1.0).contains(&before) && (0.0..=1.0).contains(&after), "{id}: {note:?}");
+                    assert!((after - before - luck).abs() < 1e-12);
+                }
+                NoteKind::Decision { played_value, best_value, loss, choices, .. } => {
+                    assert!(choices >= 2 && loss >= 0.0 && best_value >= played_value, "{id}: {note:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_record_that_does_not_replay_is_refused() {
+    let r = rules("finkel", 2);
+    let mut a = make_bot("greedy", 1).unwrap();
+    let mut b = make_bot("random", 2).unwrap();
+    let mut rec = record(&r, &mut *a, &mut *b, 5);
+    rec.actions.insert(0, Action::Choose(ur_rules::Choice::Reroll));
+    let err = review(&rec, &Judge::search(&r, 1), |_| {}).unwrap_err();
+    assert!(matches!(err, RecordError::Illegal { index: 0, .. }), "{err}");
+}
