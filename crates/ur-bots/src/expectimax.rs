@@ -483,7 +483,7 @@ impl GameSearch<'_> {
 
     /// A child's value: a new turn (a declaration after anything but a
     /// declaration) uses up one unit of depth.
-    fn next(&self, child: &Game, parent: &Game, depth: u32, me: Side) -> f64 {
+    pub(crate) fn next(&self, child: &Game, parent: &Game, depth: u32, me: Side) -> f64 {
         let new_turn = child.phase() == Phase::Declare && parent.phase() != Phase::Declare;
         self.value(child, if new_turn { depth.saturating_sub(1) } else { depth }, me)
     }

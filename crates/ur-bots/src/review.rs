@@ -68,6 +68,21 @@ impl Judge {
         }
     }
 
+    /// The roller's win probability before a roll and after it, `game`
+    /// waiting for the roll. Both come from one search, so that luck
+    /// averages zero over the dice with estimates too.
+    pub fn roll(&self, game: &Game, raw: u8) -> (f64, f64) {
+        let side = game.to_move();
+        match self {
+            Judge::Table(_) => {
+                let mut after = game.clone();
+                let _ = after.roll(raw);
+                (self.value(game, side), self.value(&after, side))
+            }
+            Judge::Search { ctx, depth } => search_roll(&ctx.0, game, raw, *depth),
+        }
+    }
+
     /// Every action open at a decision with the mover's win probability
     /// after it, best first (ties in the order the rules list them).
     pub fn action_values(&self, game: &Game) -> Vec<(Action, f64)> {
@@ -111,6 +126,25 @@ fn search_value(ctx: &Context, game: &Game, depth: u32) -> f64 {
         Phase::ExtraRoll => search.extra_roll(st, depth - 1, 0.0, 1.0).0,
         Phase::Declare | Phase::Over => ctx.eval.value(st),
     }
+}
+
+fn search_roll(ctx: &Context, game: &Game, raw: u8, depth: u32) -> (f64, f64) {
+    let me = game.to_move();
+    if game.rules().named_pieces() {
+        let game = game.without_history();
+        let search = GameSearch { eval: &ctx.eval };
+        let mut child = game.clone();
+        let _ = child.roll(raw);
+        return (search.value(&game, depth, me), search.next(&child, &game, depth, me));
+    }
+    let st = game.state();
+    let mut search = Search::new(&ctx.rules, &ctx.eval, &ctx.throws);
+    let before = search.chance(st, depth, 0.0, 1.0);
+    let after = match ctx.rules.throw(raw) {
+        Some(t) => search.throw_value(st, &t, depth, 0.0, 1.0),
+        None => before,
+    };
+    (before, after)
 }
 
 fn search_action_values(ctx: &Context, game: &Game, depth: u32) -> Vec<(Action, f64)> {
@@ -273,12 +307,11 @@ pub fn review(record: &GameRecord, judge: &Judge, mut progress: impl FnMut(usize
             turn += 1;
             last_side = Some(side);
         }
-        let before = game.clone();
-        apply(&mut game, index, action)?;
-        if let Some(kind) = judge_step(judge, &before, &game, action) {
+        if let Some(kind) = judge_step(judge, &game, action) {
             sides[side.index()].add(&kind);
             notes.push(Note { action: index, turn, side, kind });
         }
+        apply(&mut game, index, action)?;
         progress(index + 1);
     }
     Ok(Review { notes, sides, winner: game.winner() })
@@ -288,12 +321,11 @@ fn apply(game: &mut Game, index: usize, action: Action) -> Result<(), RecordErro
     game.apply(action).map_err(|error: GameError| RecordError::Illegal { index, action: action.to_string(), error })
 }
 
-/// The note for one step, `before` and `after` it: a roll's luck, or a
+/// The note for a step about to be played in `before`: a roll's luck, or a
 /// decision's loss; nothing for a forced step.
-fn judge_step(judge: &Judge, before: &Game, after: &Game, action: Action) -> Option<NoteKind> {
-    let side = before.to_move();
+fn judge_step(judge: &Judge, before: &Game, action: Action) -> Option<NoteKind> {
     if let Action::Roll(raw) = action {
-        let (v0, v1) = (judge.value(before, side), judge.value(after, side));
+        let (v0, v1) = judge.roll(before, raw);
         return Some(NoteKind::Roll { raw, before: v0, after: v1, luck: v1 - v0 });
     }
     if open_choices(before) < 2 {

@@ -128,3 +128,29 @@ fn a_record_that_does_not_replay_is_refused() {
     let err = review(&rec, &Judge::search(&r, 1), |_| {}).unwrap_err();
     assert!(matches!(err, RecordError::Illegal { index: 0, .. }), "{err}");
 }
+
+#[test]
+fn luck_averages_zero_over_the_dice() {
+    let dir = tempfile::tempdir().unwrap();
+    let finkel = rules("finkel", 2);
+    let mut judges = vec![(finkel.clone(), Judge::Table(oracle(&finkel, dir.path())))];
+    for id in ["finkel", "regency-murray", "v1-named-birds"] {
+        let r = rules(id, 2);
+        judges.push((r.clone(), Judge::search(&r, 2)));
+    }
+    for (r, judge) in &judges {
+        let mut a = make_bot("greedy", 1).unwrap();
+        let mut b = make_bot("random", 2).unwrap();
+        let rec = record(r, &mut *a, &mut *b, 7);
+        let mut game = rec.start_game().unwrap();
+        let total = f64::from(r.dice().total_weight());
+        for &action in &rec.actions {
+            if let Action::Roll(raw) = action {
+                let before = judge.roll(&game, raw).0;
+                let expected: f64 = r.throws().map(|(t, w)| f64::from(w) / total * judge.roll(&game, t.raw).1).sum();
+                assert!((expected - before).abs() < 1e-9, "{} {}: {expected} != {before}", r.id(), judge.name());
+            }
+            game.apply(action).unwrap();
+        }
+    }
+}

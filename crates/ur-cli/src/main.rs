@@ -11,6 +11,7 @@ mod play;
 mod play_any;
 mod regret;
 mod replay;
+mod review;
 mod rules_arg;
 mod rules_cmd;
 mod solve_cmd;
@@ -54,6 +55,8 @@ enum Command {
     Arena(arena::ArenaCmd),
     /// Measure a bot's mean loss of win probability per decision against a solved table.
     Regret(regret::RegretCmd),
+    /// Judge every decision of a recorded game against the best choice, and the luck of every roll.
+    Review(review::ReviewCmd),
     /// Fit the race evaluation to solved tables and write its weights.
     TrainEval(train_eval::TrainEvalCmd),
     /// Fit the race evaluation of one rule set by self-play and add it to a weights file.
@@ -82,6 +85,7 @@ fn main() -> ExitCode {
         Command::Hint(c) => c.run(),
         Command::Arena(c) => c.run(),
         Command::Regret(c) => c.run(),
+        Command::Review(c) => c.run(),
         Command::TrainEval(c) => c.run(),
         Command::TrainSelfplay(c) => c.run(),
         Command::TrainTable(c) => c.run(),

@@ -1,0 +1,203 @@
+//! `ur review`: every decision of a recorded game judged against the best
+//! choice, and the luck of every roll (docs/review.md).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use serde::Serialize;
+use ur_bots::review::{review, Judge, Note, NoteKind, Review, SideSummary, Verdict, BLUNDER, INACCURACY, MISTAKE};
+use ur_rules::{AnyRecord, GameRecord, Rules, Side};
+
+use crate::arena::{describe_rules, progress_bar};
+use crate::board_text::side_label;
+use crate::eval_cmd::LoadedTable;
+use crate::table_store;
+
+/// The search depth when no table judges.
+const DEFAULT_DEPTH: u32 = 3;
+
+#[derive(Args, Debug)]
+pub struct ReviewCmd {
+    /// The game record (JSON, as written by `ur play --save`).
+    file: PathBuf,
+    /// A table made by `ur solve` for the game's rules: exact values. Without
+    /// it the table store's table for the rules judges, if there is one.
+    #[arg(long, value_name = "FILE", conflicts_with = "depth")]
+    table: Option<PathBuf>,
+    /// Judge by an expectiminimax search this many turns deep with the learned
+    /// evaluation, even when a table is stored (without a table: 3).
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=6))]
+    depth: Option<u32>,
+    /// List every decision and roll, not only the inaccuracies and worse.
+    #[arg(long)]
+    all: bool,
+    /// Print the review as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// No progress display.
+    #[arg(long)]
+    quiet: bool,
+    /// Evaluation weights for the search instead of the built-in ones (a file
+    /// written by `ur train-eval`, `ur train-table` or `ur train-selfplay`).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    rules: String,
+    options: &'a ur_rules::Options,
+    /// `table` or `expectimax:D`.
+    judge: String,
+    exact: bool,
+    table: Option<String>,
+    #[serde(flatten)]
+    review: &'a Review,
+}
+
+impl ReviewCmd {
+    pub fn run(self) -> Result<()> {
+        if let Some(path) = &self.weights {
+            crate::files::install_weights(path)?;
+        }
+        let record = self.read_record()?;
+        let rules = Arc::new(record.load_rules()?);
+        let (judge, table) = self.judge(&rules)?;
+        let bar = progress_bar(record.actions.len() as u64, self.quiet, "actions");
+        let rev = review(&record, &judge, |done| bar.set_position(done as u64))?;
+        bar.finish_and_clear();
+        if self.json {
+            let report = Report {
+                rules: rules.id().to_string(),
+                options: &rules.options,
+                judge: judge.name(),
+                exact: judge.exact(),
+                table: table.map(|p| p.display().to_string()),
+                review: &rev,
+            };
+            println!("{}", serde_json::to_string_pretty(&report)?);
+        } else {
+            print!("{}", text_report(&rules, &judge, table.as_ref(), &rev, self.all));
+        }
+        Ok(())
+    }
+
+    /// The record, checked to replay.
+    fn read_record(&self) -> Result<GameRecord> {
+        let name = self.file.display();
+        let text = std::fs::read_to_string(&self.file).with_context(|| format!("cannot read {name}"))?;
+        let value: serde_json::Value =
+            serde_json::from_str(&text).with_context(|| format!("{name} is not a valid game record (not JSON)"))?;
+        if AnyRecord::detect(&value) {
+            let rules = value.get("rules").and_then(|r| r.as_str()).unwrap_or("?");
+            bail!("{name} is a game of '{rules}', beyond the race; `ur review` judges race rule sets only (`ur replay` checks any record)");
+        }
+        let record: GameRecord = serde_json::from_value(value).with_context(|| format!("{name} is not a valid game record"))?;
+        record.replay().with_context(|| format!("{name} does not replay"))?;
+        Ok(record)
+    }
+
+    /// The table named, else the store's (unless a depth is asked for), else the search.
+    fn judge(&self, rules: &Arc<Rules>) -> Result<(Judge, Option<PathBuf>)> {
+        if let Some(path) = &self.table {
+            let oracle = LoadedTable::open(path)?.oracle(rules.clone())?;
+            return Ok((Judge::Table(oracle), Some(path.clone())));
+        }
+        if self.depth.is_none() {
+            if let Some((oracle, path)) = table_store::oracle_for(table_store::dir().as_deref(), rules) {
+                return Ok((Judge::Table(oracle), Some(path)));
+            }
+        }
+        Ok((Judge::search(rules, self.depth.unwrap_or(DEFAULT_DEPTH)), None))
+    }
+}
+
+fn text_report(rules: &Rules, judge: &Judge, table: Option<&PathBuf>, rev: &Review, all: bool) -> String {
+    let result = match rev.winner {
+        Some(w) => format!("{} won", side_label(rules, w)),
+        None => "unfinished".into(),
+    };
+    let mut out = format!("Review of a game of {}: {result}.\n", describe_rules(rules));
+    out += &match table {
+        Some(p) => format!("Judge: the table {} (exact win probabilities).\n", p.display()),
+        None => format!("Judge: {} with the learned evaluation (estimates; a table from `ur solve` gives exact values).\n", judge.name()),
+    };
+    out += &format!(
+        "Marks: ?! inaccuracy (loses {} pp or more), ? mistake ({} pp), ?? blunder ({} pp).\n\n",
+        pp(INACCURACY),
+        pp(MISTAKE),
+        pp(BLUNDER)
+    );
+    let lines = note_lines(rules, rev, all);
+    if lines.is_empty() {
+        out += "No inaccuracies: every decision lost less than 1 pp.\n";
+    } else {
+        out += &format!(
+            "{:>5}  {:<16} {:>4}  {:<10} {:>6}  {:<8} {:>6}  {:>7}\n",
+            "turn", "side", "roll", "played", "win %", "best", "win %", "loss"
+        );
+        out += &lines.concat();
+    }
+    out += "\n";
+    out += &summary(rules, &rev.sides);
+    out
+}
+
+/// One line per listed note: decisions of an inaccuracy or worse, or every
+/// note with `all`.
+fn note_lines(rules: &Rules, rev: &Review, all: bool) -> Vec<String> {
+    let mut rolled = [0u8; 2];
+    let mut lines = Vec::new();
+    for note in &rev.notes {
+        let Note { turn, side, ref kind, .. } = *note;
+        let who = side_label(rules, side);
+        match *kind {
+            NoteKind::Roll { raw, before, after, luck } => {
+                rolled[side.index()] = raw;
+                if all {
+                    lines.push(format!(
+                        "{turn:>5}  {who:<16} {raw:>4}  luck {:+.2} pp ({:.1} % -> {:.1} %)\n",
+                        pp(luck),
+                        pp(before),
+                        pp(after)
+                    ));
+                }
+            }
+            NoteKind::Decision { played, played_value, best, best_value, loss, verdict, .. } => {
+                if all || verdict >= Verdict::Inaccuracy {
+                    let (played, best) = (format!("{played}{}", verdict.mark()), best.to_string());
+                    let roll = rolled[side.index()];
+                    lines.push(format!(
+                        "{turn:>5}  {who:<16} {roll:>4}  {played:<10} {:>6.1}  {best:<8} {:>6.1}  {:>4.2} pp\n",
+                        pp(played_value),
+                        pp(best_value),
+                        pp(loss)
+                    ));
+                }
+            }
+        }
+    }
+    lines
+}
+
+fn summary(rules: &Rules, sides: &[SideSummary; 2]) -> String {
+    let row = |name: &str, f: &dyn Fn(&SideSummary) -> String| format!("{name:<24} {:>14} {:>14}\n", f(&sides[0]), f(&sides[1]));
+    let share = |n: u32, of: u32| if of == 0 { n.to_string() } else { format!("{n} ({:.0} %)", 100.0 * f64::from(n) / f64::from(of)) };
+    let mut out = format!("{:<24} {:>14} {:>14}\n", "", side_label(rules, Side::Light), side_label(rules, Side::Dark));
+    out += &row("decisions", &|s| s.decisions.to_string());
+    out += &row("best choices", &|s| share(s.best, s.decisions));
+    out += &row("inaccuracies ?!", &|s| s.inaccuracies.to_string());
+    out += &row("mistakes ?", &|s| s.mistakes.to_string());
+    out += &row("blunders ??", &|s| s.blunders.to_string());
+    out += &row("mean loss per decision", &|s| format!("{:.3} pp", pp(s.mean_loss())));
+    out += &row("total loss", &|s| format!("{:.2} pp", pp(s.total_loss)));
+    out += &row("luck of the dice", &|s| format!("{:+.2} pp", pp(s.luck)));
+    out
+}
+
+/// A probability in percent (or a difference of two in percentage points).
+fn pp(p: f64) -> f64 {
+    100.0 * p
+}
