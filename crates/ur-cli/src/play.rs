@@ -135,7 +135,7 @@ impl PlayCmd {
         if let Some(path) = &self.save {
             let record = GameRecord::of(&game, loaded.file_text);
             write_atomic(path, serde_json::to_string_pretty(&record)?.as_bytes())?;
-            println!("Game saved to {} (check it with `ur replay {}`).", path.display(), path.display());
+            println!("Game saved to {} (review it with `ur review {}`).", path.display(), path.display());
         }
         match game.winner() {
             Some(w) => {
