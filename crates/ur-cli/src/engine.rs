@@ -12,6 +12,7 @@ use std::sync::Arc;
 use anyhow::Result;
 use clap::Args;
 use serde_json::{json, Map, Value};
+use ur_bots::review::{review, Judge};
 use ur_bots::{make_bot_with_table, Oracle};
 use ur_rules::{
     family_of, family_rule_sets, Action, AnyAction, AnyGame, AnyRecorder, Choice, Family, FamilyRuleSet, Game, GameError, GameRecord, Move,
@@ -71,6 +72,7 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("record", &[]),
     ("eval", &[]),
     ("hint", &["roll", "raw"]),
+    ("review", &["depth"]),
     ("quit", &[]),
 ];
 
@@ -138,7 +140,7 @@ impl Session {
                         self.any_game()?.rule_id()
                     ))
                 }
-                "set" | "eval" | "hint" => {
+                "set" | "eval" | "hint" | "review" => {
                     return Err(format!(
                         "{} is for race rule sets only (positions and solved tables are race-only); '{}' is not one",
                         req.cmd,
@@ -161,6 +163,7 @@ impl Session {
             "record" => self.record(),
             "eval" => self.eval(),
             "hint" => self.hint(&req),
+            "review" => self.review(&req),
             "quit" => {
                 self.quit = true;
                 Ok(Map::new())
@@ -399,6 +402,25 @@ impl Session {
         let game = self.game()?;
         let mut m = Map::new();
         m.insert("record".into(), json!(GameRecord::of(game, self.rules_text.clone())));
+        Ok(m)
+    }
+
+    /// The game so far judged by the table, or else by a search `depth` turns deep.
+    fn review(&self, req: &Req) -> Reply {
+        let game = self.game()?;
+        let depth = match req.obj.get("depth") {
+            None => None,
+            Some(v) => Some(v.as_u64().filter(|d| (1..=6).contains(d)).ok_or_else(|| format!(r#""depth" must be 1 to 6, not {v}"#))?),
+        };
+        let judge = match (&self.oracle, depth) {
+            (Some(Ok(o)), None) => Judge::Table(o.clone()),
+            (_, d) => Judge::search(game.rules(), d.map_or(3, |d| d as u32)),
+        };
+        let rev = review(&GameRecord::of(game, self.rules_text.clone()), &judge, |_| {}).map_err(|e| e.to_string())?;
+        let mut m = Map::new();
+        m.insert("judge".into(), json!(judge.name()));
+        m.insert("exact".into(), json!(judge.exact()));
+        m.extend(json!(rev).as_object().cloned().unwrap_or_default());
         Ok(m)
     }
 

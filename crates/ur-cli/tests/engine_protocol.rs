@@ -303,3 +303,36 @@ fn quit_replies_and_exits_zero_ignoring_the_rest() {
     assert!(status.success());
     assert_eq!(r, vec![json!({"ok": true})]);
 }
+
+#[test]
+fn review_judges_the_game_so_far() {
+    let (r, status) = engine(&[
+        r#"{"cmd":"review"}"#,
+        r#"{"cmd":"new","rules":"finkel","pieces":2}"#,
+        r#"{"cmd":"roll","value":2}"#,
+        r#"{"cmd":"play","from":0,"to":2}"#,
+        r#"{"cmd":"roll","value":2}"#,
+        r#"{"cmd":"play","from":0,"to":2}"#,
+        r#"{"cmd":"roll","value":1}"#,
+        r#"{"cmd":"play","from":0,"to":1}"#,
+        r#"{"cmd":"review","depth":2}"#,
+        r#"{"cmd":"review","depth":0}"#,
+        r#"{"cmd":"new","rules":"guard-d6"}"#,
+        r#"{"cmd":"review"}"#,
+    ]);
+    assert!(status.success());
+    assert!(error(&r[0]).contains("new"));
+    let rev = ok(&r[8]);
+    assert_eq!(rev["judge"], "expectimax:2");
+    assert_eq!(rev["exact"], false);
+    let notes = rev["notes"].as_array().unwrap();
+    assert_eq!(notes.iter().filter(|n| n["kind"] == "roll").count(), 3, "{rev}");
+    // Light's second throw offered 2->3 or 0->1: the one decision judged.
+    let decisions: Vec<&Value> = notes.iter().filter(|n| n["kind"] == "decision").collect();
+    assert_eq!(decisions.len(), 1, "{rev}");
+    assert_eq!(decisions[0]["played"], json!({"move": {"from": 0, "to": 1}}));
+    assert_eq!(decisions[0]["choices"], 2);
+    assert_eq!(rev["sides"][0]["decisions"], 1);
+    assert!(error(&r[9]).contains("depth"));
+    assert!(error(&r[11]).contains("race rule sets only"));
+}
