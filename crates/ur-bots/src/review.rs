@@ -347,7 +347,7 @@ fn open_choices(game: &Game) -> usize {
 }
 
 /// The same action; a move's piece counts only where both name one.
-fn same_action(a: Action, b: Action) -> bool {
+pub fn same_action(a: Action, b: Action) -> bool {
     match (a, b) {
         (Action::Move(x), Action::Move(y)) => x.from == y.from && x.to == y.to && (x.piece == 0 || y.piece == 0 || x.piece == y.piece),
         _ => a == b,

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, Result};
 use clap::Args;
+use ur_bots::review::{same_action, Judge};
 use ur_bots::{make_bot_with_table, Bot, BotError, Oracle};
 use ur_rules::{
     Action, AnyRecorder, Choice, Dice, DiceModel, Extra, Family, Game, GameRecord, Move, Phase, Playable, Rules, SeededDice, Side, Throw,
@@ -127,10 +128,14 @@ impl PlayCmd {
         if !self.quiet && !humans.is_empty() {
             print!("{}", intro(&rules, &humans));
         }
+        let judge = match oracle {
+            Some(o) => Judge::Table(o),
+            None => Judge::search(&rules, HINT_DEPTH),
+        };
         let mut game = Game::new(rules, first);
         let stdin = std::io::stdin();
         let echo = !stdin.is_terminal();
-        let mut session = Session { game: &mut game, players, dice, quiet: self.quiet, input: stdin.lock(), echo };
+        let mut session = Session { game: &mut game, players, dice, quiet: self.quiet, input: stdin.lock(), echo, judge };
         let finished = session.run()?;
         if let Some(path) = &self.save {
             let record = GameRecord::of(&game, loaded.file_text);
@@ -310,6 +315,7 @@ pub fn help_text(rules: &Rules, side: Side) -> String {
     out += "  board           show the board again\n";
     out += "  path            show your path with its position numbers\n";
     out += "  list            show the numbered choices again\n";
+    out += "  hint            your win chance after each choice (exact with a solved table)\n";
     out += "  quit            stop playing (the game is saved if you gave --save)\n";
     out += &format!(
         "Positions count along your own path: 0 is your reserve, 1..{} the squares ('path' shows where), {off} borne off.\n",
@@ -331,6 +337,8 @@ struct Session<'g, R: BufRead> {
     input: R,
     /// Print each line read (input from a pipe or file is not shown by the terminal).
     echo: bool,
+    /// What `hint` asks: the table, or else a search.
+    judge: Judge,
 }
 
 impl<R: BufRead> Session<'_, R> {
@@ -429,10 +437,30 @@ impl<R: BufRead> Session<'_, R> {
                 Ok(Input::Board) => print!("{}", render(&rules, self.game.state())),
                 Ok(Input::Path) => print!("{}", path_diagram(&rules, side)),
                 Ok(Input::List) => print!("{list}"),
+                Ok(Input::Hint) => print!("{}", hint_text(self.game, &options, &self.judge)),
                 Err(e) => println!("{e}"),
             }
         }
     }
+}
+
+/// The search depth of `hint` without a table.
+const HINT_DEPTH: u32 = 3;
+
+/// Each numbered choice with the mover's win probability after it, best first.
+fn hint_text(game: &Game, options: &[(Action, String)], judge: &Judge) -> String {
+    let values = judge.action_values(game);
+    let Some(&(_, best)) = values.first() else { return "Nothing to choose here.\n".into() };
+    let mut out = match judge {
+        Judge::Table(_) => "Your win chance after each choice (the solved table: exact):\n".to_string(),
+        Judge::Search { .. } => format!("Your win chance after each choice ({} estimates; a solved table is exact):\n", judge.name()),
+    };
+    for (action, value) in &values {
+        let Some(k) = options.iter().position(|(a, _)| same_action(*a, *action)) else { continue };
+        let verdict = if best - value <= 1e-9 { "best".to_string() } else { format!("{:+.2} pp", 100.0 * (value - best)) };
+        out += &format!("  {:>2}. {:<40} {:>5.1} %  {verdict}\n", k + 1, options[k].1, 100.0 * value);
+    }
+    out
 }
 
 /// The heading and numbered lines of a decision.
@@ -534,6 +562,7 @@ enum Input {
     Board,
     Path,
     List,
+    Hint,
 }
 
 /// Reads a number from the list, `FROM TO`, `enter`/`off`, a bird's name,
@@ -549,6 +578,7 @@ fn parse_input(text: &str, options: &[(Action, String)], game: &Game) -> Result<
         "board" | "b" => return Ok(Input::Board),
         "path" | "p" => return Ok(Input::Path),
         "list" | "l" | "moves" => return Ok(Input::List),
+        "hint" => return Ok(Input::Hint),
         _ => {}
     }
     let pick = |a: Action| Ok(Input::Action(a));

@@ -259,6 +259,18 @@ fn human_moves_can_be_typed_as_positions() {
 }
 
 #[test]
+fn hint_shows_every_choice_with_its_win_chance() {
+    let dir = TempDir::new().unwrap();
+    let save = dir.path().join("hint.json");
+    let input = "hint\n1\n".repeat(6) + "quit\n";
+    let out = human_game(dir.path(), &["--rules", "finkel"], "3", &input, &save);
+    assert!(out.contains("Your win chance after each choice (expectimax:3 estimates"), "{out}");
+    // The second decision of this seed offers two moves; the better is marked best.
+    assert!(out.contains("2 (c1) -> 6 (b2)") && out.contains("-2.26 pp"), "{out}");
+    assert!(out.lines().filter(|l| l.trim_end().ends_with("%  best")).count() >= 6, "{out}");
+}
+
+#[test]
 fn quitting_saves_an_unfinished_game_that_replays() {
     let dir = TempDir::new().unwrap();
     for (id, input) in [("finkel", "1\n1\nquit\n"), ("v1-named-birds", "1\nq\n"), ("regency-murray", "1\n1\n")] {
