@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use ur_bots::{decide_race, make_bot, make_bot_with_table, Bot, Oracle};
+use ur_bots::{decide_race, make_bot, make_bot_with_table, play_race, Bot, Oracle};
 use ur_rules::{Action, AnyGame, Dice, Game, Phase, Rules, SeededDice, Side};
 
 fn main() {
@@ -129,17 +129,7 @@ fn duel(rules: &Arc<Rules>, a: &str, b: &str, games: u64, threads: u64, oracle: 
 }
 
 fn play(rules: &Arc<Rules>, light: &mut dyn Bot, dark: &mut dyn Bot, seed: u64) -> Side {
-    let mut game = Game::new(rules.clone(), Side::Light);
-    let mut dice = SeededDice::new(seed);
-    while game.phase() != Phase::Over {
-        let action = match game.phase() {
-            Phase::Roll => Action::Roll(dice.throw(rules.dice())),
-            _ if game.to_move() == Side::Light => decide_race(light, &game),
-            _ => decide_race(dark, &game),
-        };
-        game.apply(action).unwrap();
-    }
-    game.winner().unwrap()
+    play_race(rules, light, dark, seed, usize::MAX).unwrap().winner().unwrap()
 }
 
 /// Mean loss of win probability per move decision with 2+ legal moves, on

@@ -36,7 +36,7 @@ pub mod train;
 use std::path::Path;
 use std::sync::Arc;
 
-use ur_rules::{Action, AnyAction, AnyGame, Choice, Game, Move, Options, Phase, RuleSetFile, Rules, State, Throw};
+use ur_rules::{Action, AnyAction, AnyGame, Choice, Dice, Game, Move, Options, Phase, RuleSetFile, Rules, SeededDice, Side, State, Throw};
 use ur_solve::{Bellman, Indexer, Table, Values};
 
 pub use eval::{Evaluator, Weights};
@@ -92,6 +92,35 @@ pub struct SearchStats {
 pub fn decide_race(bot: &mut (impl Bot + ?Sized), game: &Game) -> Action {
     let action = bot.decide(&AnyGame::Race(game.clone()));
     *action.as_race().expect("a race game gets a race action")
+}
+
+/// Plays a race game between two bots from the usual start, light first,
+/// the dice seeded with `seed`, until it ends or `max_actions` actions
+/// (rolls, moves, choices) are played; returns the game with its history.
+///
+/// # Errors
+/// The first action the game refuses, with the bot that chose it.
+///
+/// # Panics
+/// As [`decide_race`].
+pub fn play_race(
+    rules: &Arc<Rules>,
+    light: &mut (impl Bot + ?Sized),
+    dark: &mut (impl Bot + ?Sized),
+    seed: u64,
+    max_actions: usize,
+) -> Result<Game, String> {
+    let mut game = Game::new(rules.clone(), Side::Light);
+    let mut dice = SeededDice::new(seed);
+    while game.phase() != Phase::Over && game.history().len() < max_actions {
+        let (action, who) = match game.phase() {
+            Phase::Roll => (Action::Roll(dice.throw(rules.dice())), "the dice".to_string()),
+            _ if game.to_move() == Side::Light => (decide_race(light, &game), light.name()),
+            _ => (decide_race(dark, &game), dark.name()),
+        };
+        game.apply(action).map_err(|e| format!("{who} chose {action} on {}: {e}", rules.id()))?;
+    }
+    Ok(game)
 }
 
 /// The bots [`make_bot_with_table`] knows (`expectimax` and `mcts` also

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use ur_bots::{decide_race, make_bot, make_bot_with_table, Bot, Oracle};
+use ur_bots::{decide_race, make_bot, make_bot_with_table, play_race, Bot, Oracle};
 use ur_rules::{Action, Dice, Game, OptionValue, Options, Phase, RuleSetFile, Rules, SeededDice, Side};
 
 /// Every built-in rule set with its default options, plus the options that
@@ -117,22 +117,9 @@ fn deeper_searches_make_legal_decisions() {
 
 /// Plays one game between two bots; returns the winner and the actions.
 fn play(rules: &Arc<Rules>, light: &mut dyn Bot, dark: &mut dyn Bot, seed: u64) -> (Side, Vec<Action>) {
-    let mut game = Game::new(rules.clone(), Side::Light);
-    let mut dice = SeededDice::new(seed);
-    let mut n = 0;
-    while game.phase() != Phase::Over {
-        n += 1;
-        assert!(n < 100_000, "{}: the game does not end", rules.id());
-        let action = match game.phase() {
-            Phase::Roll => Action::Roll(dice.throw(rules.dice())),
-            _ if game.to_move() == Side::Light => decide_race(light, &game),
-            _ => decide_race(dark, &game),
-        };
-        game.apply(action).unwrap_or_else(|e| {
-            panic!("{} on {}: {e}", if game.to_move() == Side::Light { light.name() } else { dark.name() }, rules.id())
-        });
-    }
-    (game.winner().unwrap(), game.history().to_vec())
+    let game = play_race(rules, light, dark, seed, 100_000).unwrap_or_else(|e| panic!("{e}"));
+    let winner = game.winner().unwrap_or_else(|| panic!("{}: the game does not end", rules.id()));
+    (winner, game.history().to_vec())
 }
 
 #[test]

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use ur_bots::review::{review, Judge, NoteKind, Verdict};
-use ur_bots::{decide_race, make_bot, make_bot_with_table, Bot, Oracle};
-use ur_rules::{Action, Dice, Game, GameRecord, OptionValue, Options, Phase, RecordError, Rules, SeededDice, Side};
+use ur_bots::{make_bot, make_bot_with_table, play_race, Bot, Oracle};
+use ur_rules::{Action, GameRecord, OptionValue, Options, Phase, RecordError, Rules, Side};
 
 fn rules(id: &str, pieces: i64) -> Arc<Rules> {
     rules_with(id, pieces, &[])
@@ -29,17 +29,7 @@ fn oracle(rules: &Arc<Rules>, dir: &std::path::Path) -> Oracle {
 
 /// A finished game between two bots, as a record.
 fn record(rules: &Arc<Rules>, light: &mut dyn Bot, dark: &mut dyn Bot, seed: u64) -> GameRecord {
-    let mut game = Game::new(rules.clone(), Side::Light);
-    let mut dice = SeededDice::new(seed);
-    while game.phase() != Phase::Over {
-        let action = match game.phase() {
-            Phase::Roll => Action::Roll(dice.throw(rules.dice())),
-            _ if game.to_move() == Side::Light => decide_race(light, &game),
-            _ => decide_race(dark, &game),
-        };
-        game.apply(action).unwrap();
-    }
-    GameRecord::of(&game, None)
+    GameRecord::of(&play_race(rules, light, dark, seed, usize::MAX).unwrap(), None)
 }
 
 #[test]
