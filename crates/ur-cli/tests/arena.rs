@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 mod common;
-use common::{describe, path_str, run_fails, run_ok, text, ur};
+use common::{describe, json_of_run as json, path_str, run_fails, run_ok, text, ur};
 
 /// A 2-piece Finkel table, solved once for all tests.
 fn table() -> &'static Path {
@@ -22,11 +22,6 @@ fn table() -> &'static Path {
         (dir, path)
     });
     path
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = run_ok(args);
-    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
 }
 
 #[test]

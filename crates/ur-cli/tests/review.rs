@@ -2,10 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
 mod common;
-use common::{path_str, run_fails, run_ok};
+use common::{json_of_run as json, path_str, run_fails, run_ok};
 
 /// Plays a quiet bot game and saves it as `name` in `dir`.
 fn saved_game(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
@@ -14,11 +12,6 @@ fn saved_game(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
     all.extend_from_slice(args);
     run_ok(&all);
     path
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = run_ok(args);
-    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
 }
 
 #[test]

@@ -67,6 +67,12 @@ pub fn run_fails(args: &[&str], needles: &[&str]) -> String {
     fails(args, &ur(args), needles)
 }
 
+/// Runs `ur`, asserts success and reads stdout as one JSON value.
+pub fn json_of_run(args: &[&str]) -> serde_json::Value {
+    let out = run_ok(args);
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
 pub fn path_str(p: &Path) -> &str {
     p.to_str().expect("test paths are UTF-8")
 }
