@@ -137,8 +137,9 @@ impl PlayCmd {
         let echo = !stdin.is_terminal();
         let mut session = Session { game: &mut game, players, dice, quiet: self.quiet, input: stdin.lock(), echo, judge };
         let finished = session.run()?;
+        let judge = session.judge;
+        let record = GameRecord::of(&game, loaded.file_text);
         if let Some(path) = &self.save {
-            let record = GameRecord::of(&game, loaded.file_text);
             write_atomic(path, serde_json::to_string_pretty(&record)?.as_bytes())?;
             println!("Game saved to {} (review it with `ur review {}`).", path.display(), path.display());
         }
@@ -151,6 +152,9 @@ impl PlayCmd {
             }
             None if !finished => println!("Game left unfinished."),
             None => {}
+        }
+        if finished && !self.quiet && !humans.is_empty() {
+            print!("{}", crate::review::play_summary(game.rules(), &judge, &record, &humans, self.save.is_some())?);
         }
         if let Some(paid) = game.pot_paid() {
             let total = paid[0] + paid[1];

@@ -197,6 +197,38 @@ fn summary(rules: &Rules, sides: &[SideSummary; 2]) -> String {
     out
 }
 
+/// After a game in the terminal: how each human side played, judged as
+/// `ur review` judges, in a few lines.
+///
+/// # Errors
+/// The record does not replay (it always does when made from a game).
+pub fn play_summary(rules: &Rules, judge: &Judge, record: &GameRecord, humans: &[Side], saved: bool) -> Result<String> {
+    let rev = review(record, judge, |_| {})?;
+    let by = match judge {
+        Judge::Table(_) => "the solved table".to_string(),
+        Judge::Search { .. } => format!("an {} search", judge.name()),
+    };
+    let mut out = String::new();
+    for &side in humans {
+        let s = &rev.sides[side.index()];
+        let who = if humans.len() == 1 { "Your play".to_string() } else { format!("{}'s play", side_label(rules, side)) };
+        out += &format!(
+            "{who}, judged by {by}: {} decisions, {} best, {:.2} pp lost per decision; {} inaccuracies, {} mistakes, {} blunders. The dice's luck: {:+.1} pp.\n",
+            s.decisions,
+            s.best,
+            pp(s.mean_loss()),
+            s.inaccuracies,
+            s.mistakes,
+            s.blunders,
+            pp(s.luck)
+        );
+    }
+    if !saved {
+        out += "(Play with --save FILE, then `ur review FILE` shows every move's verdict.)\n";
+    }
+    Ok(out)
+}
+
 /// A probability in percent (or a difference of two in percentage points).
 fn pp(p: f64) -> f64 {
     100.0 * p
