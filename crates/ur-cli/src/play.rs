@@ -92,38 +92,11 @@ impl PlayCmd {
         let mut dice = SeededDice::new(seed);
         let humans: Vec<Side> = Side::BOTH.into_iter().filter(|s| players[s.index()].is_human()).collect();
         if !self.quiet {
-            let who = |s: Side| match &players[s.index()] {
-                Player::Human => "you".to_string(),
-                Player::Bot(b) => format!("the {} bot", b.name()),
-            };
-            println!(
-                "{} ({}) — seed {seed}. {}: {}; {}: {}.",
-                rules.spec.name,
-                rules.id(),
-                side_label(&rules, Side::Light),
-                who(Side::Light),
-                side_label(&rules, Side::Dark),
-                who(Side::Dark),
-            );
-            let reads_table = |p: &Player| matches!(p, Player::Bot(b) if b.name() == "perfect" || b.name() == "level5");
-            if let Some(path) = table_path.filter(|_| players.iter().any(reads_table)) {
-                println!("Solved table: {} (for perfect and level 5).", path.display());
-            }
+            announce(&rules, seed, &players, table_path.as_deref());
         }
         let first = match first {
             Some(side) => side,
-            None => {
-                let (side, [a, b]) = rolloff(&rules, &mut dice);
-                if !self.quiet {
-                    println!(
-                        "Roll-off: {} throws {a}, {} throws {b}; {} starts.",
-                        rules.spec.sides[0],
-                        rules.spec.sides[1],
-                        rules.spec.sides[side.index()]
-                    );
-                }
-                side
-            }
+            None => self.roll_off(&rules, &mut dice),
         };
         if !self.quiet && !humans.is_empty() {
             print!("{}", intro(&rules, &humans));
@@ -143,27 +116,21 @@ impl PlayCmd {
             write_atomic(path, serde_json::to_string_pretty(&record)?.as_bytes())?;
             println!("Game saved to {} (review it with `ur review {}`).", path.display(), path.display());
         }
-        match game.winner() {
-            Some(w) => {
-                println!("{} wins.", side_label(game.rules(), w));
-                if let [h] = humans[..] {
-                    println!("{}", if h == w { "You win!" } else { "You lose." });
-                }
-            }
-            None if !finished => println!("Game left unfinished."),
-            None => {}
-        }
+        announce_result(&game, &humans, finished);
         if finished && !self.quiet && !humans.is_empty() {
             print!("{}", crate::review::play_summary(game.rules(), &judge, &record, &humans, self.save.is_some())?);
         }
-        if let Some(paid) = game.pot_paid() {
-            let total = paid[0] + paid[1];
-            println!("Pot: light paid {}, dark paid {}; total {total}.", paid[0], paid[1]);
-            if let Some(w) = game.winner() {
-                println!("{} takes the pot of {total}.", side_label(game.rules(), w));
-            }
-        }
         Ok(())
+    }
+
+    /// Throws for who starts, and says so.
+    fn roll_off(&self, rules: &Rules, dice: &mut SeededDice) -> Side {
+        let (side, [a, b]) = rolloff(rules, dice);
+        if !self.quiet {
+            let names = &rules.spec.sides;
+            println!("Roll-off: {} throws {a}, {} throws {b}; {} starts.", names[0], names[1], names[side.index()]);
+        }
+        side
     }
 
     /// Fails now, rather than after a whole game, when the record cannot be saved.
@@ -331,6 +298,41 @@ pub fn help_text(rules: &Rules, side: Side) -> String {
         position_name(rules, side, 1)
     );
     out
+}
+
+/// The game's heading: rules, seed, who plays each side, and the table if a bot reads it.
+fn announce(rules: &Rules, seed: u64, players: &[Player; 2], table: Option<&std::path::Path>) {
+    let who = |s: Side| match &players[s.index()] {
+        Player::Human => "you".to_string(),
+        Player::Bot(b) => format!("the {} bot", b.name()),
+    };
+    let (light, dark) = (side_label(rules, Side::Light), side_label(rules, Side::Dark));
+    println!("{} ({}) — seed {seed}. {light}: {}; {dark}: {}.", rules.spec.name, rules.id(), who(Side::Light), who(Side::Dark));
+    let reads_table = |p: &Player| matches!(p, Player::Bot(b) if b.name() == "perfect" || b.name() == "level5");
+    if let Some(path) = table.filter(|_| players.iter().any(reads_table)) {
+        println!("Solved table: {} (for perfect and level 5).", path.display());
+    }
+}
+
+/// Who won (or that the game was left), and the pot where there is one.
+fn announce_result(game: &Game, humans: &[Side], finished: bool) {
+    match game.winner() {
+        Some(w) => {
+            println!("{} wins.", side_label(game.rules(), w));
+            if let [h] = humans[..] {
+                println!("{}", if h == w { "You win!" } else { "You lose." });
+            }
+        }
+        None if !finished => println!("Game left unfinished."),
+        None => {}
+    }
+    if let Some(paid) = game.pot_paid() {
+        let total = paid[0] + paid[1];
+        println!("Pot: light paid {}, dark paid {}; total {total}.", paid[0], paid[1]);
+        if let Some(w) = game.winner() {
+            println!("{} takes the pot of {total}.", side_label(game.rules(), w));
+        }
+    }
 }
 
 struct Session<'g, R: BufRead> {
