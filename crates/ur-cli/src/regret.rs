@@ -14,9 +14,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
+use indicatif::ProgressBar;
 use serde::Serialize;
+use ur_bots::review::{same_action, Judge};
 use ur_bots::{Bot, Oracle};
-use ur_rules::{Action, AnyAction, AnyGame, Choice, Dice, Game, Phase, Rules, SeededDice, Side};
+use ur_rules::{Action, AnyAction, AnyGame, Dice, Game, Phase, Rules, SeededDice, Side};
 
 use crate::arena::{derive_seed, describe_rules, make_bot, progress_bar, Z95};
 use crate::eval_cmd::{race_only, LoadedTable, TableRulesArgs};
@@ -116,56 +118,7 @@ impl RegretCmd {
         let mut barren = 0;
         while stats.decisions < self.positions {
             let before = stats.decisions;
-            let seed = |tag: u64| derive_seed(self.seed, &[game_no, tag]);
-            let mut dice = SeededDice::new(seed(0));
-            let mut measured = make_bot(&self.bot, seed(1), Some(&oracle))?;
-            let mut players = [make_bot(sampler, seed(2), Some(&oracle))?, make_bot(sampler, seed(3), Some(&oracle))?];
-            let mut any = AnyGame::Race(Game::new(rules.clone(), Side::Light));
-            let mut cluster = (0.0, 0u64);
-            let mut actions = 0;
-            loop {
-                let game = any.as_race().expect("regret plays race games");
-                if game.phase() == Phase::Over || actions >= self.max_actions || stats.decisions >= self.positions {
-                    break;
-                }
-                actions += 1;
-                if game.phase() == Phase::Roll {
-                    any.as_race_mut().expect("a race game").roll(dice.throw(rules.dice()))?;
-                    continue;
-                }
-                let side = game.to_move().index();
-                let real = match game.phase() {
-                    Phase::Move => game.legal_moves().len() >= 2,
-                    Phase::ExtraRoll => true,
-                    _ => false,
-                };
-                let action = if real {
-                    let bot: &mut Box<dyn Bot> = if self_play { &mut players[side] } else { &mut measured };
-                    let t = Instant::now();
-                    let chosen = race_action(bot.decide(&any))?;
-                    stats.think += t.elapsed();
-                    let r = regret(&oracle, game, chosen).with_context(|| format!("the {} bot chose {chosen:?}", self.bot))?;
-                    stats.add(r, game.phase() == Phase::ExtraRoll);
-                    cluster.0 += r;
-                    cluster.1 += 1;
-                    bar.inc(1);
-                    if self_play {
-                        chosen
-                    } else {
-                        race_action(players[side].decide(&any))?
-                    }
-                } else {
-                    race_action(players[side].decide(&any))?
-                };
-                let name = players[side].name();
-                any.as_race_mut()
-                    .expect("a race game")
-                    .apply(action)
-                    .with_context(|| format!("the {name} bot chose {action:?}, which the game refused"))?;
-            }
-            if cluster.1 > 0 {
-                stats.clusters.push(cluster);
-            }
+            self.measure_game(&oracle, sampler, game_no, &mut stats, &bar)?;
             game_no += 1;
             barren = if stats.decisions == before { barren + 1 } else { 0 };
             if barren >= 1000 {
@@ -187,32 +140,78 @@ impl RegretCmd {
     }
 }
 
+impl RegretCmd {
+    /// Plays game `game_no` with the sampler bots, measuring the bot at
+    /// every decision with a real choice until the game ends or enough
+    /// decisions are measured.
+    fn measure_game(&self, oracle: &Oracle, sampler: &str, game_no: u64, stats: &mut Stats, bar: &ProgressBar) -> Result<()> {
+        let judge = Judge::Table(oracle.clone());
+        let rules = oracle.rules().clone();
+        let self_play = self.sampler == "self";
+        let seed = |tag: u64| derive_seed(self.seed, &[game_no, tag]);
+        let mut dice = SeededDice::new(seed(0));
+        let mut measured = make_bot(&self.bot, seed(1), Some(oracle))?;
+        let mut players = [make_bot(sampler, seed(2), Some(oracle))?, make_bot(sampler, seed(3), Some(oracle))?];
+        let mut any = AnyGame::Race(Game::new(rules.clone(), Side::Light));
+        let mut cluster = (0.0, 0u64);
+        let mut actions = 0;
+        loop {
+            let game = any.as_race().expect("regret plays race games");
+            if game.phase() == Phase::Over || actions >= self.max_actions || stats.decisions >= self.positions {
+                break;
+            }
+            actions += 1;
+            if game.phase() == Phase::Roll {
+                any.as_race_mut().expect("a race game").roll(dice.throw(rules.dice()))?;
+                continue;
+            }
+            let side = game.to_move().index();
+            let real = match game.phase() {
+                Phase::Move => game.legal_moves().len() >= 2,
+                Phase::ExtraRoll => true,
+                _ => false,
+            };
+            let action = if real {
+                let bot: &mut Box<dyn Bot> = if self_play { &mut players[side] } else { &mut measured };
+                let t = Instant::now();
+                let chosen = race_action(bot.decide(&any))?;
+                stats.think += t.elapsed();
+                let r = regret(&judge, game, chosen).with_context(|| format!("the {} bot chose {chosen:?}", self.bot))?;
+                stats.add(r, game.phase() == Phase::ExtraRoll);
+                cluster.0 += r;
+                cluster.1 += 1;
+                bar.inc(1);
+                if self_play {
+                    chosen
+                } else {
+                    race_action(players[side].decide(&any))?
+                }
+            } else {
+                race_action(players[side].decide(&any))?
+            };
+            let name = players[side].name();
+            any.as_race_mut()
+                .expect("a race game")
+                .apply(action)
+                .with_context(|| format!("the {name} bot chose {action:?}, which the game refused"))?;
+        }
+        if cluster.1 > 0 {
+            stats.clusters.push(cluster);
+        }
+        Ok(())
+    }
+}
+
 /// The race action a bot chose in a race game.
 fn race_action(action: AnyAction) -> Result<Action> {
     action.as_race().copied().ok_or_else(|| anyhow!("a bot answered a race game with {action}, not a race action"))
 }
 
 /// The best value among the choices open in `game` minus the value of `chosen`.
-fn regret(oracle: &Oracle, game: &Game, chosen: Action) -> Result<f64> {
-    let st = game.state();
-    let (best, got) = match (game.phase(), chosen) {
-        (Phase::Move, Action::Move(m)) => {
-            let throw = game.throw().expect("a throw is set in the move phase");
-            let values = oracle.move_values(st, &throw);
-            let best = values.first().map(|v| v.1).ok_or_else(|| anyhow!("the table lists no move"))?;
-            let got = values
-                .iter()
-                .find(|(x, _)| x.from == m.from && x.to == m.to && (m.piece == 0 || x.piece == m.piece))
-                .map(|v| v.1)
-                .ok_or_else(|| anyhow!("not a legal move"))?;
-            (best, got)
-        }
-        (Phase::ExtraRoll, Action::Choose(c @ (Choice::Reroll | Choice::End))) => {
-            let (reroll, end) = oracle.extra_roll(st);
-            (reroll.max(end), if c == Choice::Reroll { reroll } else { end })
-        }
-        (phase, _) => bail!("not a decision for phase {phase:?}"),
-    };
+fn regret(judge: &Judge, game: &Game, chosen: Action) -> Result<f64> {
+    let values = judge.action_values(game);
+    let best = values.first().map(|v| v.1).ok_or_else(|| anyhow!("the table lists no choice in phase {:?}", game.phase()))?;
+    let got = values.iter().find(|(a, _)| same_action(*a, chosen)).map(|v| v.1).ok_or_else(|| anyhow!("not a legal choice"))?;
     Ok((best - got).max(0.0))
 }
 
