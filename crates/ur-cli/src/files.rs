@@ -31,6 +31,14 @@ pub fn read_weights(path: &Path) -> Result<ur_bots::Weights> {
     parse_weights(path, &read_text(path)?)
 }
 
+/// The weights in `path`, or the built-in ones when there is no path.
+pub fn base_weights(path: Option<&Path>) -> Result<ur_bots::Weights> {
+    match path {
+        Some(p) => read_weights(p),
+        None => Ok(ur_bots::Weights::builtin().clone()),
+    }
+}
+
 /// Makes the weights in `path` the ones every bot made afterwards uses
 /// (`--weights FILE`, to measure a candidate without rebuilding). Returns
 /// the file's text.

@@ -24,9 +24,10 @@ use crate::rules_arg::RulesArgs;
 pub struct TrainSelfPlayCmd {
     #[command(flatten)]
     rules: RulesArgs,
-    /// The weights to add the model to (as written by `ur train-eval`).
-    #[arg(long, value_name = "FILE", default_value = "crates/ur-bots/weights/race.json")]
-    base: PathBuf,
+    /// The weights to add the model to (as written by `ur train-eval`); by
+    /// default the built-in ones (`crates/ur-bots/weights/race.json` of this build).
+    #[arg(long, value_name = "FILE")]
+    base: Option<PathBuf>,
     /// Rounds of self-play and refit (at least 1).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
     iterations: u32,
@@ -68,7 +69,7 @@ pub struct TrainSelfPlayCmd {
 
 impl TrainSelfPlayCmd {
     pub fn run(self) -> Result<()> {
-        let mut weights = crate::files::read_weights(&self.base)?;
+        let mut weights = crate::files::base_weights(self.base.as_deref())?;
         let rules = Arc::new(self.rules.load()?.rules);
         if rules.named_pieces() {
             bail!("self-play fits rule sets without named pieces only");

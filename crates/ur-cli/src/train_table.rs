@@ -29,9 +29,10 @@ pub struct TrainTableCmd {
     table: PathBuf,
     #[command(flatten)]
     rules: TableRulesArgs,
-    /// The weights to add the model to (as written by `ur train-eval`).
-    #[arg(long, value_name = "FILE", default_value = "crates/ur-bots/weights/race.json")]
-    base: PathBuf,
+    /// The weights to add the model to (as written by `ur train-eval`); by
+    /// default the built-in ones (`crates/ur-bots/weights/race.json` of this build).
+    #[arg(long, value_name = "FILE")]
+    base: Option<PathBuf>,
     /// Training positions (a quarter as many more, from other games, are held out).
     #[arg(long, default_value_t = 200_000)]
     samples: usize,
@@ -55,7 +56,7 @@ impl TrainTableCmd {
         if self.samples < 100 {
             bail!("--samples must be at least 100");
         }
-        let mut weights = crate::files::read_weights(&self.base)?;
+        let mut weights = crate::files::base_weights(self.base.as_deref())?;
         let table = LoadedTable::open(&self.table)?;
         let oracle = table.oracle(Arc::new(self.rules.load(&table)?))?;
         let rules = oracle.rules().clone();
