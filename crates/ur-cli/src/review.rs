@@ -8,10 +8,10 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde::Serialize;
 use ur_bots::review::{review, Judge, Note, NoteKind, Review, SideSummary, Verdict, BLUNDER, INACCURACY, MISTAKE};
-use ur_rules::{AnyRecord, GameRecord, Rules, Side};
+use ur_rules::{Action, AnyRecord, GameRecord, Rules, Side};
 
 use crate::arena::{describe_rules, progress_bar};
-use crate::board_text::side_label;
+use crate::board_text::{move_text, render, side_label};
 use crate::eval_cmd::LoadedTable;
 use crate::table_store;
 
@@ -33,6 +33,9 @@ pub struct ReviewCmd {
     /// List every decision and roll, not only the inaccuracies and worse.
     #[arg(long)]
     all: bool,
+    /// Show the board before each listed decision, with the moves spelled out.
+    #[arg(long)]
+    boards: bool,
     /// Print the review as one JSON object.
     #[arg(long)]
     json: bool,
@@ -79,7 +82,8 @@ impl ReviewCmd {
             };
             println!("{}", serde_json::to_string_pretty(&report)?);
         } else {
-            print!("{}", text_report(&rules, &judge, table.as_ref(), &rev, self.all));
+            let boards = self.boards.then_some(&record);
+            print!("{}", text_report(&rules, &judge, table.as_ref(), &rev, self.all, boards)?);
         }
         Ok(())
     }
@@ -114,7 +118,14 @@ impl ReviewCmd {
     }
 }
 
-fn text_report(rules: &Rules, judge: &Judge, table: Option<&PathBuf>, rev: &Review, all: bool) -> String {
+fn text_report(
+    rules: &Rules,
+    judge: &Judge,
+    table: Option<&PathBuf>,
+    rev: &Review,
+    all: bool,
+    boards: Option<&GameRecord>,
+) -> Result<String> {
     let result = match rev.winner {
         Some(w) => format!("{} won", side_label(rules, w)),
         None => "unfinished".into(),
@@ -130,6 +141,12 @@ fn text_report(rules: &Rules, judge: &Judge, table: Option<&PathBuf>, rev: &Revi
         pp(MISTAKE),
         pp(BLUNDER)
     );
+    if let Some(record) = boards {
+        out += &board_notes(record, rev, all)?;
+        out += "\n";
+        out += &summary(rules, &rev.sides);
+        return Ok(out);
+    }
     let lines = note_lines(rules, rev, all);
     if lines.is_empty() {
         out += "No inaccuracies: every decision lost less than 1 pp.\n";
@@ -142,7 +159,39 @@ fn text_report(rules: &Rules, judge: &Judge, table: Option<&PathBuf>, rev: &Revi
     }
     out += "\n";
     out += &summary(rules, &rev.sides);
-    out
+    Ok(out)
+}
+
+/// Each listed decision after the board it was made on, its moves spelled out.
+fn board_notes(record: &GameRecord, rev: &Review, all: bool) -> Result<String> {
+    let mut game = record.start_game()?;
+    let mut done = 0;
+    let mut out = String::new();
+    for note in &rev.notes {
+        let NoteKind::Decision { played, played_value, best, best_value, loss, verdict, .. } = note.kind else { continue };
+        if !all && verdict < Verdict::Inaccuracy {
+            continue;
+        }
+        for &a in &record.actions[done..note.action] {
+            game.apply(a)?;
+        }
+        done = note.action;
+        let rules = game.rules();
+        let throw = game.throw().map(|t| format!(", threw {}", t.value)).unwrap_or_default();
+        let spell = |a: Action| match a {
+            Action::Move(m) => move_text(&game, m),
+            other => other.to_string(),
+        };
+        out += &format!("\nTurn {}, {}{throw}:\n{}", note.turn, side_label(rules, note.side), render(rules, game.state()));
+        out += &format!("  played {}{}: {:.1} %\n", spell(played), verdict.mark(), pp(played_value));
+        if loss > 0.0 {
+            out += &format!("  best   {}: {:.1} %  (lost {:.2} pp)\n", spell(best), pp(best_value), pp(loss));
+        }
+    }
+    if out.is_empty() {
+        out += "No inaccuracies: every decision lost less than 1 pp.\n";
+    }
+    Ok(out)
 }
 
 /// One line per listed note: decisions of an inaccuracy or worse, or every

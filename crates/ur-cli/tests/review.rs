@@ -33,6 +33,12 @@ fn a_table_judges_exactly_and_the_perfect_bot_loses_nothing() {
     let text = run_ok(&["review", g, "--table", t, "--all"]);
     assert!(text.contains("Review of a game of finkel (pieces=2)") && text.contains("exact win probabilities"), "{text}");
     assert!(text.contains("luck of the dice") && text.contains("best choices"), "{text}");
+    // With boards, every decision follows its position, moves spelled out as in `ur play`.
+    let boards = run_ok(&["review", g, "--table", t, "--all", "--boards"]);
+    let decisions = r["notes"].as_array().unwrap().iter().filter(|n| n["kind"] == "decision").count();
+    assert_eq!(boards.matches("  played ").count(), decisions, "{boards}");
+    assert_eq!(boards.matches("<- to move").count(), decisions, "{boards}");
+    assert!(boards.contains("  played enter -> "), "{boards}");
 }
 
 #[test]
