@@ -34,17 +34,29 @@ fn record(rules: &Arc<Rules>, light: &mut dyn Bot, dark: &mut dyn Bot, seed: u64
 
 #[test]
 fn against_the_table_perfect_play_loses_nothing_and_the_values_add_up() {
-    // Finkel, and a game where extra rolls are a choice.
-    for r in [rules("finkel", 3), rules_with("v1-simple", 2, &[("rosette_reroll_optional", "true")])] {
-        the_values_add_up(&r);
-    }
+    // Every built-in rule set a table can be solved for, at 2 pieces, and
+    // the options that make extra rolls a choice.
+    let mut all: Vec<Arc<Rules>> = race_ids().into_iter().filter(|id| id != "v1-named-birds").map(|id| rules(&id, 2)).collect();
+    all.push(rules("finkel", 3));
+    all.push(rules_with("v1-simple", 2, &[("rosette_reroll_optional", "true")]));
+    all.push(rules_with("ludens-planet", 2, &[("replay_optional", "true")]));
+    let choices: u32 = all.iter().map(the_values_add_up).sum();
+    assert!(choices > 0, "some extra-roll choices were judged");
 }
 
-fn the_values_add_up(r: &Arc<Rules>) {
+/// Every built-in race rule set.
+fn race_ids() -> Vec<String> {
+    let ids: Vec<String> = ur_rules::RuleSetFile::all_builtin().iter().map(|f| f.id.clone()).collect();
+    assert!(ids.len() >= 12, "{ids:?}");
+    ids
+}
+
+/// Checks one rule set; returns the extra-roll choices judged.
+fn the_values_add_up(r: &Arc<Rules>) -> u32 {
     let dir = tempfile::tempdir().unwrap();
     let oracle = oracle(r, dir.path());
     let start = oracle.value(&ur_rules::State::start(r, Side::Light));
-    let mut choices = 0;
+    let (mut choices, mut random_loss) = (0, 0.0);
     let judge = Judge::Table(oracle.clone());
     for seed in 1..=4 {
         let mut perfect = make_bot_with_table("perfect", seed, Some(&oracle)).unwrap();
@@ -56,7 +68,7 @@ fn the_values_add_up(r: &Arc<Rules>) {
         let [light, dark] = &rev.sides;
         assert_eq!(light.total_loss, 0.0, "the perfect bot loses nothing (seed {seed})");
         assert_eq!(light.best, light.decisions);
-        assert!(dark.decisions > 0 && dark.total_loss > 0.0, "random errs (seed {seed}): {dark:?}");
+        random_loss += dark.total_loss;
         // Light's win probability moves only with luck and losses, so they
         // account for the whole way from the start value to the result.
         let end = f64::from(u8::from(rev.winner == Some(Side::Light)));
@@ -70,14 +82,16 @@ fn the_values_add_up(r: &Arc<Rules>) {
             }
         }
     }
-    let optional = r.options.get("rosette_reroll_optional").is_some_and(|v| v.to_string() == "true");
-    assert_eq!(optional, choices > 0, "extra-roll choices judged: {choices}");
+    assert!(random_loss > 0.0, "{}: random errs", r.id());
+    choices
 }
 
 #[test]
 fn a_search_judges_every_real_decision_on_rule_sets_without_tables() {
-    for id in ["finkel", "regency-murray", "v1-named-birds", "ludens-planet"] {
-        let r = rules(id, 2);
+    let mut all: Vec<Arc<Rules>> = race_ids().iter().map(|id| rules(id, 2)).collect();
+    all.push(rules_with("v1-named-birds", 3, &[("dice", "D4"), ("rosette_reroll_optional", "true")]));
+    for r in &all {
+        let (r, id) = (r.clone(), r.id().to_string());
         let mut greedy = make_bot("greedy", 1).unwrap();
         let mut random = make_bot("random", 2).unwrap();
         let rec = record(&r, &mut *greedy, &mut *random, 3);
@@ -124,8 +138,9 @@ fn luck_averages_zero_over_the_dice() {
     let dir = tempfile::tempdir().unwrap();
     let finkel = rules("finkel", 2);
     let mut judges = vec![(finkel.clone(), Judge::Table(oracle(&finkel, dir.path())))];
-    for id in ["finkel", "regency-murray", "v1-named-birds"] {
-        let r = rules(id, 2);
+    let mut all: Vec<Arc<Rules>> = race_ids().iter().map(|id| rules(id, 2)).collect();
+    all.push(rules_with("v1-named-birds", 2, &[("dice", "D4"), ("rosette_reroll_optional", "true")]));
+    for r in all {
         judges.push((r.clone(), Judge::search(&r, 2)));
     }
     for (r, judge) in &judges {
