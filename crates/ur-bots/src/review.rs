@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use serde::Serialize;
-use ur_rules::{Action, Choice, Game, GameError, GameRecord, Phase, RecordError, Rules, Side};
+use ur_rules::{Action, Choice, Game, GameError, GameRecord, Move, Phase, RecordError, Rules, Side, State, Throw};
 
 use crate::expectimax::{Context, GameSearch, Search};
 use crate::Oracle;
@@ -83,32 +83,83 @@ impl Judge {
         }
     }
 
+    /// Every legal move for `throw` in `st` with the mover's win probability
+    /// after it, best first. `None` for a search on rules with named pieces,
+    /// whose turns only [`Game`] models.
+    pub fn move_values(&self, st: &State, throw: &Throw) -> Option<Vec<(Move, f64)>> {
+        let mut values = match self {
+            Judge::Table(oracle) => oracle.move_values(st, throw),
+            Judge::Search { ctx, depth } => {
+                let ctx = &ctx.0;
+                if ctx.rules.named_pieces() {
+                    return None;
+                }
+                let mut search = Search::new(&ctx.rules, &ctx.eval, &ctx.throws);
+                ctx.rules.legal_moves(st, throw).iter().map(|&m| (m, search.after(st, throw, m, depth - 1, 0.0, 1.0))).collect()
+            }
+        };
+        values.sort_by(|a, b| b.1.total_cmp(&a.1));
+        Some(values)
+    }
+
+    /// The mover's win probability with `throw` in `st`: after its best
+    /// move, or after the turn passes. `None` as for [`Judge::move_values`].
+    pub fn throw_value(&self, st: &State, throw: &Throw) -> Option<f64> {
+        match self {
+            Judge::Table(oracle) => Some(oracle.throw_value(st, throw)),
+            Judge::Search { ctx, depth } => {
+                let ctx = &ctx.0;
+                let mut search = Search::new(&ctx.rules, &ctx.eval, &ctx.throws);
+                (!ctx.rules.named_pieces()).then(|| search.throw_value(st, throw, *depth, 0.0, 1.0))
+            }
+        }
+    }
+
+    /// An optional extra roll in `st`: the mover's win probability if it
+    /// rolls again, and if it ends the turn. `None` as for [`Judge::move_values`].
+    pub fn extra_roll(&self, st: &State) -> Option<(f64, f64)> {
+        match self {
+            Judge::Table(oracle) => Some(oracle.extra_roll(st)),
+            Judge::Search { ctx, depth } => {
+                let ctx = &ctx.0;
+                if ctx.rules.named_pieces() {
+                    return None;
+                }
+                let mut search = Search::new(&ctx.rules, &ctx.eval, &ctx.throws);
+                let mut other = *st;
+                other.set_to_move(st.to_move().other());
+                Some((search.chance(st, depth - 1, 0.0, 1.0), 1.0 - search.chance(&other, depth - 1, 0.0, 1.0)))
+            }
+        }
+    }
+
     /// Every action open at a decision with the mover's win probability
     /// after it, best first (ties in the order the rules list them).
     pub fn action_values(&self, game: &Game) -> Vec<(Action, f64)> {
-        let mut values = match self {
-            Judge::Table(oracle) => table_action_values(oracle, game),
-            Judge::Search { ctx, depth } => search_action_values(&ctx.0, game, *depth),
-        };
-        values.sort_by(|a, b| b.1.total_cmp(&a.1));
-        values
+        if let Judge::Search { ctx, depth } = self {
+            if game.rules().named_pieces() {
+                let mut values = GameSearch { eval: &ctx.0.eval }.action_values(game, *depth);
+                values.sort_by(|a, b| b.1.total_cmp(&a.1));
+                return values;
+            }
+        }
+        let st = game.state();
+        match (game.phase(), game.throw()) {
+            (Phase::Move, Some(throw)) => {
+                let moves = self.move_values(st, &throw).expect("rules without named pieces");
+                moves.into_iter().map(|(m, v)| (Action::Move(m), v)).collect()
+            }
+            (Phase::ExtraRoll, _) => {
+                let (reroll, end) = self.extra_roll(st).expect("rules without named pieces");
+                let mut values = vec![(Action::Choose(Choice::Reroll), reroll), (Action::Choose(Choice::End), end)];
+                values.sort_by(|a, b| b.1.total_cmp(&a.1));
+                values
+            }
+            _ => Vec::new(),
+        }
     }
 }
 
-fn table_action_values(oracle: &Oracle, game: &Game) -> Vec<(Action, f64)> {
-    let st = game.state();
-    match game.phase() {
-        Phase::Move => {
-            let throw = game.throw().expect("a throw is set in the move phase");
-            oracle.move_values(st, &throw).into_iter().map(|(m, v)| (Action::Move(m), v)).collect()
-        }
-        Phase::ExtraRoll => {
-            let (reroll, end) = oracle.extra_roll(st);
-            vec![(Action::Choose(Choice::Reroll), reroll), (Action::Choose(Choice::End), end)]
-        }
-        _ => Vec::new(),
-    }
-}
 
 /// The mover's value by search; depth is spent as [`crate::ExpectimaxBot`] spends it.
 fn search_value(ctx: &Context, game: &Game, depth: u32) -> f64 {
@@ -145,28 +196,6 @@ fn search_roll(ctx: &Context, game: &Game, raw: u8, depth: u32) -> (f64, f64) {
         None => before,
     };
     (before, after)
-}
-
-fn search_action_values(ctx: &Context, game: &Game, depth: u32) -> Vec<(Action, f64)> {
-    if game.rules().named_pieces() {
-        return GameSearch { eval: &ctx.eval }.action_values(game, depth);
-    }
-    let st = game.state();
-    let mut search = Search::new(&ctx.rules, &ctx.eval, &ctx.throws);
-    match game.phase() {
-        Phase::Move => {
-            let throw = game.throw().expect("a throw is set in the move phase");
-            game.legal_moves().iter().map(|&m| (Action::Move(m), search.after(st, &throw, m, depth - 1, 0.0, 1.0))).collect()
-        }
-        Phase::ExtraRoll => {
-            let reroll = search.chance(st, depth - 1, 0.0, 1.0);
-            let mut other = *st;
-            other.set_to_move(st.to_move().other());
-            let end = 1.0 - search.chance(&other, depth - 1, 0.0, 1.0);
-            vec![(Action::Choose(Choice::Reroll), reroll), (Action::Choose(Choice::End), end)]
-        }
-        _ => Vec::new(),
-    }
 }
 
 /// How bad a choice was, by its loss of win probability.
