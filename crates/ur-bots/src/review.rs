@@ -160,7 +160,6 @@ impl Judge {
     }
 }
 
-
 /// The mover's value by search; depth is spent as [`crate::ExpectimaxBot`] spends it.
 fn search_value(ctx: &Context, game: &Game, depth: u32) -> f64 {
     if game.rules().named_pieces() {

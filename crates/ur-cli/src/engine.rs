@@ -71,7 +71,7 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("show", &[]),
     ("record", &[]),
     ("eval", &[]),
-    ("hint", &["roll", "raw"]),
+    ("hint", &["roll", "raw", "depth"]),
     ("review", &["depth"]),
     ("quit", &[]),
 ];
@@ -408,13 +408,9 @@ impl Session {
     /// The game so far judged by the table, or else by a search `depth` turns deep.
     fn review(&self, req: &Req) -> Reply {
         let game = self.game()?;
-        let depth = match req.obj.get("depth") {
-            None => None,
-            Some(v) => Some(v.as_u64().filter(|d| (1..=6).contains(d)).ok_or_else(|| format!(r#""depth" must be 1 to 6, not {v}"#))?),
-        };
-        let judge = match (&self.oracle, depth) {
+        let judge = match (&self.oracle, depth_field(req)?) {
             (Some(Ok(o)), None) => Judge::Table(o.clone()),
-            (_, d) => Judge::search(game.rules(), d.map_or(3, |d| d as u32)),
+            (_, d) => Judge::search(game.rules(), d.unwrap_or(3)),
         };
         let rev = review(&GameRecord::of(game, self.rules_text.clone()), &judge, |_| {}).map_err(|e| e.to_string())?;
         let mut m = Map::new();
@@ -461,8 +457,13 @@ impl Session {
     }
 
     fn hint(&self, req: &Req) -> Reply {
-        let oracle = self.oracle("hint")?;
         let game = self.game()?;
+        let judge = match depth_field(req)? {
+            Some(d) => Judge::search(game.rules(), d),
+            None => {
+                Judge::Table(self.oracle("hint").map_err(|e| format!(r#"{e}; or give "depth" (1 to 6) for a search's estimates"#))?.clone())
+            }
+        };
         if game.phase() == Phase::Over {
             return Err(over(game));
         }
@@ -482,20 +483,38 @@ impl Session {
                 .ok_or_else(|| format!("raw outcome {raw} cannot be thrown; throws (raw->value): {}", throws_text(game.rules())))?,
             None => match (game.phase(), game.throw()) {
                 (Phase::Move, Some(t)) => t,
-                (Phase::ExtraRoll, _) => return Ok(extra_roll_hint(oracle, st)),
+                (Phase::ExtraRoll, _) => return extra_roll_hint(&judge, st),
                 _ => {
                     return Err(r#"hint needs a throw at the start of a turn: give "roll" (or "raw"), for example {"cmd":"hint","roll":2}; the game is not changed"#.into())
                 }
             },
         };
-        Ok(move_hint(oracle, st, &throw))
+        move_hint(&judge, game.rules(), st, &throw)
     }
 }
 
+/// `"depth"`, when given: 1 to 6.
+fn depth_field(req: &Req) -> Result<Option<u32>, String> {
+    match req.obj.get("depth") {
+        None => Ok(None),
+        Some(v) => match v.as_u64().filter(|d| (1..=6).contains(d)) {
+            Some(d) => Ok(Some(d as u32)),
+            None => Err(format!(r#""depth" must be 1 to 6, not {v}"#)),
+        },
+    }
+}
+
+const NAMED_SEARCH: &str = "a search's hint does not model the turns of named pieces; ask {\"cmd\":\"bestmove\"} or {\"cmd\":\"review\"}";
+
+/// Who judged a hint.
+fn judged_by(m: &mut Map<String, Value>, judge: &Judge) {
+    m.insert("judge".into(), json!(judge.name()));
+    m.insert("exact".into(), json!(judge.exact()));
+}
+
 /// The moves for a throw with the mover's win probability after each, best first.
-fn move_hint(oracle: &Oracle, st: &State, throw: &Throw) -> Map<String, Value> {
-    let rules = oracle.rules();
-    let moves = oracle.move_values(st, throw);
+fn move_hint(judge: &Judge, rules: &Rules, st: &State, throw: &Throw) -> Reply {
+    let moves = judge.move_values(st, throw).ok_or(NAMED_SEARCH)?;
     let best = moves.first().map_or(0.0, |m| m.1);
     let list = moves.iter().map(|&(mv, p)| {
         let mut v = move_json(rules, st, throw, mv);
@@ -509,13 +528,14 @@ fn move_hint(oracle: &Oracle, st: &State, throw: &Throw) -> Map<String, Value> {
     m.insert("value".into(), json!(throw.value));
     m.insert("moves".into(), Value::Array(list.collect()));
     m.insert("passed".into(), json!(moves.is_empty()));
-    m.insert("win".into(), json!(oracle.throw_value(st, throw)));
-    m
+    m.insert("win".into(), json!(judge.throw_value(st, throw).ok_or(NAMED_SEARCH)?));
+    judged_by(&mut m, judge);
+    Ok(m)
 }
 
 /// Rolling again or ending the turn, with the mover's win probability after each, best first.
-fn extra_roll_hint(oracle: &Oracle, st: &State) -> Map<String, Value> {
-    let (reroll, end) = oracle.extra_roll(st);
+fn extra_roll_hint(judge: &Judge, st: &State) -> Reply {
+    let (reroll, end) = judge.extra_roll(st).ok_or(NAMED_SEARCH)?;
     let mut choices = [("reroll", reroll), ("end", end)];
     choices.sort_by(|a, b| b.1.total_cmp(&a.1));
     let list: Vec<Value> = choices.iter().map(|&(c, p)| json!({"choice": c, "win": p, "best": p >= choices[0].1 - 1e-12})).collect();
@@ -523,7 +543,8 @@ fn extra_roll_hint(oracle: &Oracle, st: &State) -> Map<String, Value> {
     m.insert("to_move".into(), json!(st.to_move()));
     m.insert("choices".into(), Value::Array(list));
     m.insert("win".into(), json!(choices[0].1));
-    m
+    judged_by(&mut m, judge);
+    Ok(m)
 }
 
 /// Wraps a reply body with `ok` and the echoed `id`.

@@ -289,6 +289,34 @@ fn the_engine_without_a_usable_table() {
 }
 
 #[test]
+fn the_engine_hints_by_search_when_asked_for_a_depth() {
+    let (r, out) = engine(
+        &[],
+        &[
+            r#"{"cmd":"new","pieces":2}"#,
+            r#"{"cmd":"hint","roll":2}"#,
+            r#"{"cmd":"hint","roll":2,"depth":2}"#,
+            r#"{"cmd":"hint","roll":2,"depth":7}"#,
+            r#"{"cmd":"new","rules":"v1-named-birds","pieces":2}"#,
+            r#"{"cmd":"hint","roll":2,"depth":2}"#,
+        ],
+    );
+    assert!(out.status.success());
+    assert!(error(&r[1]).contains(r#"or give "depth""#), "{}", r[1]);
+    let h = ok(&r[2]);
+    assert_eq!((h["judge"].as_str(), h["exact"].as_bool()), (Some("expectimax:2"), Some(false)), "{h}");
+    let moves = h["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 1, "{h}");
+    assert_eq!(moves[0]["best"], true);
+    assert!((num(&moves[0]["win"]) - num(&h["win"])).abs() < 1e-12, "{h}");
+    assert!(error(&r[3]).contains("1 to 6"));
+    assert!(error(&r[5]).contains("named pieces"));
+    // With a table, hints say they are exact.
+    let (r, _) = engine(&["--table", table()], &[r#"{"cmd":"new","pieces":2}"#, r#"{"cmd":"hint","roll":2}"#]);
+    assert_eq!((ok(&r[1])["judge"].as_str(), r[1]["exact"].as_bool()), (Some("table"), Some(true)), "{}", r[1]);
+}
+
+#[test]
 fn missing_foreign_and_damaged_tables_are_reported() {
     let t = table();
     // No table, a missing one, a folder.
