@@ -70,16 +70,8 @@ pub struct ArenaCmd {
     /// A game longer than this many actions (throws, moves, choices) is stopped and counted as a draw.
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     max_actions: u64,
-    /// Print the report as JSON (timing goes to stderr, so the report depends only on the inputs).
-    #[arg(long)]
-    json: bool,
-    /// No progress display.
-    #[arg(long)]
-    quiet: bool,
-    /// Evaluation weights to play with instead of the built-in ones (a file
-    /// written by `ur train-eval` or `ur train-selfplay`), to measure a candidate.
-    #[arg(long, value_name = "FILE")]
-    weights: Option<PathBuf>,
+    #[command(flatten)]
+    out: MeasureArgs,
     /// Keep every finished game in FILE (rewritten every few seconds and at the end,
     /// so an interrupted arena loses at most the last few seconds); when FILE exists,
     /// play only the games not in it. The report is the same as that of an arena run
@@ -139,6 +131,34 @@ pub fn describe_rules(rules: &Rules) -> String {
         rules.id().to_string()
     } else {
         format!("{} ({})", rules.id(), opts.join(", "))
+    }
+}
+
+/// The output options of the commands that measure (`arena`, `regret`,
+/// `review`): JSON, progress, candidate weights.
+#[derive(Args, Debug)]
+pub struct MeasureArgs {
+    /// Print the report as one JSON object (timings, where any, go to stderr,
+    /// so the report depends only on the inputs).
+    #[arg(long)]
+    pub json: bool,
+    /// No progress display.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Evaluation weights for the bots and searches instead of the built-in
+    /// ones (a file written by `ur train-eval`, `ur train-table` or `ur
+    /// train-selfplay`), to measure a candidate.
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+}
+
+impl MeasureArgs {
+    /// Installs the --weights file, if any; returns its text.
+    ///
+    /// # Errors
+    /// The file cannot be read or is not a weights file for this build.
+    pub fn install_weights(&self) -> Result<Option<String>> {
+        self.weights.as_deref().map(crate::files::install_weights).transpose()
     }
 }
 
@@ -307,7 +327,7 @@ impl ArenaCmd {
         let todo: Vec<Job> = (0..total).filter(|&k| outcomes[k].is_none()).map(|k| self.job(&pairs, k)).collect();
         let resumed = (total - todo.len()) as u64;
         let pool = rayon::ThreadPoolBuilder::new().num_threads(self.threads).build().context("cannot start the worker threads")?;
-        let bar = progress_bar(total as u64, self.quiet, "games");
+        let bar = progress_bar(total as u64, self.out.quiet, "games");
         bar.set_position(resumed);
         bar.reset_eta();
         let setup =
@@ -344,7 +364,7 @@ impl ArenaCmd {
     }
 
     fn print(&self, report: &Report, speed: &str) -> Result<()> {
-        if self.json {
+        if self.out.json {
             println!("{}", serde_json::to_string_pretty(report)?);
             eprintln!("{speed}");
         } else {
@@ -389,9 +409,7 @@ impl ArenaCmd {
 
     /// Installs the --weights file; returns the hash of its text, for the save file.
     fn install_weights(&self) -> Result<Option<String>> {
-        let Some(path) = &self.weights else { return Ok(None) };
-        let text = crate::files::install_weights(path)?;
-        Ok(Some(content_hash(text.as_bytes())))
+        Ok(self.out.install_weights()?.map(|text| content_hash(text.as_bytes())))
     }
 
     /// What fixes this arena's games, for the save file.

@@ -20,7 +20,7 @@ use ur_bots::review::{same_action, Judge};
 use ur_bots::{Bot, Oracle};
 use ur_rules::{Action, AnyAction, AnyGame, Dice, Game, Phase, Rules, SeededDice, Side};
 
-use crate::arena::{derive_seed, describe_rules, make_bot, progress_bar, Z95};
+use crate::arena::{derive_seed, describe_rules, make_bot, progress_bar, MeasureArgs, Z95};
 use crate::eval_cmd::{race_only, LoadedTable, TableRulesArgs};
 
 #[derive(Args, Debug)]
@@ -46,16 +46,8 @@ pub struct RegretCmd {
     /// A game longer than this many actions is abandoned.
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     max_actions: u64,
-    /// Print the report as one JSON object.
-    #[arg(long)]
-    json: bool,
-    /// No progress display.
-    #[arg(long)]
-    quiet: bool,
-    /// Evaluation weights to play with instead of the built-in ones (a file
-    /// written by `ur train-eval`, `ur train-table` or `ur train-selfplay`), to measure a candidate.
-    #[arg(long, value_name = "FILE")]
-    weights: Option<PathBuf>,
+    #[command(flatten)]
+    out: MeasureArgs,
 }
 
 #[derive(Serialize)]
@@ -102,9 +94,7 @@ impl RegretCmd {
         if self.max_actions == 0 {
             bail!("--max-actions must be at least 1");
         }
-        if let Some(path) = &self.weights {
-            crate::files::install_weights(path)?;
-        }
+        self.out.install_weights()?;
         let oracle = self.load()?;
         let rules = oracle.rules().clone();
         let self_play = self.sampler == "self";
@@ -112,7 +102,7 @@ impl RegretCmd {
         make_bot(&self.bot, 0, Some(&oracle))?;
         make_bot(sampler, 0, Some(&oracle)).map_err(|e| anyhow!("--sampler: {e}; or 'self' for the measured bot"))?;
 
-        let bar = progress_bar(self.positions, self.quiet, "decisions");
+        let bar = progress_bar(self.positions, self.out.quiet, "decisions");
         let mut stats = Stats::default();
         let mut game_no = 0u64;
         let mut barren = 0;
@@ -131,7 +121,7 @@ impl RegretCmd {
         bar.finish_and_clear();
 
         let report = stats.report(&self, &rules, sampler, game_no);
-        if self.json {
+        if self.out.json {
             println!("{}", serde_json::to_string_pretty(&report)?);
         } else {
             print!("{}", text_report(&report, self_play));

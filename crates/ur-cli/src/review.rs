@@ -10,7 +10,7 @@ use serde::Serialize;
 use ur_bots::review::{review, Judge, Note, NoteKind, Review, SideSummary, Verdict, BLUNDER, INACCURACY, MISTAKE};
 use ur_rules::{Action, AnyRecord, GameRecord, Rules, Side};
 
-use crate::arena::{describe_rules, progress_bar};
+use crate::arena::{describe_rules, progress_bar, MeasureArgs};
 use crate::board_text::{move_text, render, side_label};
 use crate::eval_cmd::LoadedTable;
 use crate::table_store;
@@ -36,16 +36,8 @@ pub struct ReviewCmd {
     /// Show the board before each listed decision, with the moves spelled out.
     #[arg(long)]
     boards: bool,
-    /// Print the review as one JSON object.
-    #[arg(long)]
-    json: bool,
-    /// No progress display.
-    #[arg(long)]
-    quiet: bool,
-    /// Evaluation weights for the search instead of the built-in ones (a file
-    /// written by `ur train-eval`, `ur train-table` or `ur train-selfplay`).
-    #[arg(long, value_name = "FILE")]
-    weights: Option<PathBuf>,
+    #[command(flatten)]
+    out: MeasureArgs,
 }
 
 #[derive(Serialize)]
@@ -62,16 +54,14 @@ struct Report<'a> {
 
 impl ReviewCmd {
     pub fn run(self) -> Result<()> {
-        if let Some(path) = &self.weights {
-            crate::files::install_weights(path)?;
-        }
+        self.out.install_weights()?;
         let record = self.read_record()?;
         let rules = Arc::new(record.load_rules()?);
         let (judge, table) = self.judge(&rules)?;
-        let bar = progress_bar(record.actions.len() as u64, self.quiet, "actions");
+        let bar = progress_bar(record.actions.len() as u64, self.out.quiet, "actions");
         let rev = review(&record, &judge, |done| bar.set_position(done as u64))?;
         bar.finish_and_clear();
-        if self.json {
+        if self.out.json {
             let report = Report {
                 rules: rules.id().to_string(),
                 options: &rules.options,
