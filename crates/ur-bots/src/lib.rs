@@ -20,6 +20,9 @@
 //! `generic:NAME` ([`make_generic_bot`]) plays race sets through the generic
 //! code too.
 //!
+//! [`review`] judges recorded games with the same values: every decision
+//! against the best choice, every roll's luck (`ur review`, `docs/review.md`).
+//!
 //! `docs/bots.md` describes them, the evaluation and how it was fitted.
 
 pub mod chance;
