@@ -69,8 +69,9 @@ impl Judge {
     }
 
     /// The roller's win probability before a roll and after it, `game`
-    /// waiting for the roll. Both come from one search, so that luck
-    /// averages zero over the dice with estimates too.
+    /// waiting for the roll and `raw` an outcome the dice can show. Both come
+    /// from one search, so that luck averages zero over the dice with
+    /// estimates too.
     pub fn roll(&self, game: &Game, raw: u8) -> (f64, f64) {
         let side = game.to_move();
         match self {
