@@ -1,4 +1,5 @@
-//! `ur eval` and `ur hint`: exact win probabilities from a table made by `ur solve`.
+//! `ur eval` and `ur hint`: exact win probabilities from a table made by
+//! `ur solve` (`ur hint --depth D`: a search's estimates instead).
 //!
 //! The rules come from the table's header (its rule-set id and options) unless
 //! `--rules`, `--rules-file`, `--pieces` or `--option` name them (options not
@@ -12,6 +13,7 @@ use std::sync::Arc;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use serde_json::json;
+use ur_bots::review::Judge;
 use ur_bots::Oracle;
 use ur_rules::{Extra, Game, Phase, RuleSetFile, Rules, Setup, Side, State, Throw};
 use ur_solve::Table;
@@ -138,6 +140,14 @@ impl TableRulesArgs {
     pub fn load(&self, table: &LoadedTable) -> Result<Rules> {
         rules_with_table(table, self.rules.as_deref(), self.rules_file.as_deref(), self.pieces, &self.options)
     }
+
+    /// The rules when there is no table: as given, by default Finkel.
+    ///
+    /// # Errors
+    /// An unknown rule set, a bad option or an unreadable rule-set file.
+    pub fn load_alone(&self) -> Result<Rules> {
+        Ok(rules_arg::load(Some(self.rules.as_deref().unwrap_or("finkel")), self.rules_file.as_deref(), self.pieces, &self.options)?.rules)
+    }
 }
 
 /// The table, the rules and the position `eval` and `hint` work on.
@@ -172,11 +182,16 @@ impl TableArgs {
         let table = LoadedTable::open(path)?;
         let rules = Arc::new(self.rules.load(&table)?);
         let oracle = table.oracle(rules.clone())?;
-        let state = match &self.position {
-            None => State::start(&rules, Side::Light),
-            Some(text) => parse_position(&rules, text)?,
-        };
+        let state = self.state(&rules)?;
         Ok(Loaded { table, oracle, state })
+    }
+
+    /// The position given, or the start with light to move.
+    fn state(&self, rules: &Rules) -> Result<State> {
+        match &self.position {
+            None => Ok(State::start(rules, Side::Light)),
+            Some(text) => parse_position(rules, text),
+        }
     }
 }
 
@@ -257,6 +272,11 @@ pub struct HintCmd {
     /// The throw as the raw dice outcome (marked tips, or the face of a d4/d6).
     #[arg(long, value_name = "R")]
     raw: Option<u8>,
+    /// Estimate by an expectiminimax search this many turns deep with the
+    /// learned evaluation instead of reading a table (the rules are then
+    /// --rules and its options, by default Finkel).
+    #[arg(long, value_name = "D", conflicts_with = "table", value_parser = clap::value_parser!(u32).range(1..=6))]
+    depth: Option<u32>,
 }
 
 /// The throw `--roll V` or `--raw R` name.
@@ -271,16 +291,39 @@ fn throw_for(rules: &Rules, value: Option<u8>, raw: Option<u8>) -> Result<Throw>
 }
 
 impl HintCmd {
+    /// The judge (a table, or a search with `--depth`), the rules, the
+    /// position, and where the values come from in words.
+    fn judge(&self) -> Result<(Judge, Arc<Rules>, State, String)> {
+        let Some(depth) = self.depth else {
+            let Loaded { table, oracle, state } = self.args.load("hint")?;
+            let rules = oracle.rules().clone();
+            return Ok((Judge::Table(oracle), rules, state, format!("table {}", table.path.display())));
+        };
+        if let Some((id, family)) = self.args.rules.builtin_id().and_then(|id| Some((id, ur_rules::family_of(id)?))) {
+            if family != ur_rules::Family::Race {
+                bail!(
+                    "ur hint judges race rule sets only; '{id}' is of the {family:?} family (`ur play` and the engine's bestmove play it)"
+                );
+            }
+        }
+        let rules = Arc::new(self.args.rules.load_alone()?);
+        if rules.named_pieces() {
+            bail!("ur hint --depth does not model the turns of named pieces; `ur play` (type hint) and the engine's bestmove do");
+        }
+        let state = self.args.state(&rules)?;
+        Ok((Judge::search(&rules, depth), rules, state, format!("expectimax:{depth} estimates")))
+    }
+
     pub fn run(self) -> Result<()> {
-        let Loaded { table, oracle, state } = self.args.load("hint")?;
-        let rules = oracle.rules().clone();
+        let (judge, rules, state, source) = self.judge()?;
         let throw = throw_for(&rules, self.roll, self.raw)?;
         let me = state.to_move();
-        let before = oracle.value(&state);
+        let before = judge.value(&Game::from_state(rules.clone(), state), me);
         let winner = state.winner(&rules);
-        let moves = oracle.move_values(&state, &throw);
+        let named = || anyhow!("named pieces");
+        let moves = if winner.is_some() { Vec::new() } else { judge.move_values(&state, &throw).ok_or_else(named)? };
         let best = moves.first().map(|m| m.1);
-        let win = oracle.throw_value(&state, &throw);
+        let win = if winner.is_some() { before } else { judge.throw_value(&state, &throw).ok_or_else(named)? };
         let is_best = |v: f64| best.is_some_and(|b| v >= b - 1e-12);
         // A game in the move phase, for the moves' descriptions.
         let mut game = Game::from_state(rules.clone(), state);
@@ -293,11 +336,10 @@ impl HintCmd {
             if effect.extra != Extra::Optional || next.winner(&rules).is_some() {
                 return "";
             }
-            let (reroll, end) = oracle.extra_roll(&next);
-            if reroll >= end {
-                " (then roll again)"
-            } else {
-                " (then end the turn)"
+            match judge.extra_roll(&next) {
+                Some((reroll, end)) if reroll >= end => " (then roll again)",
+                Some(_) => " (then end the turn)",
+                None => "",
             }
         };
         if self.args.json {
@@ -309,11 +351,12 @@ impl HintCmd {
                 "rules": rules.id(), "options": rules.options, "to_move": me, "winner": winner,
                 "raw": throw.raw, "value": throw.value, "win_before_throw": before, "win": win,
                 "passed": winner.is_none() && moves.is_empty(), "moves": list,
+                "judge": judge.name(), "exact": judge.exact(),
             });
             println!("{out}");
             return Ok(());
         }
-        println!("{}, table {}", describe_rules(&rules), table.path.display());
+        println!("{}, {source}", describe_rules(&rules));
         if let Some(w) = winner {
             println!("{w} has borne off every piece: the game is over, there is nothing to move");
             println!("{me} (to move) wins with probability {}", pct(before));
