@@ -58,3 +58,24 @@ fn parse_weights(path: &Path, text: &str) -> Result<ur_bots::Weights> {
     weights.check().map_err(|e| anyhow!("{}: {e}", path.display()))?;
     Ok(weights)
 }
+
+/// A saved game: a race game's record, or the JSON of a record of another
+/// family (version 2, read by [`ur_rules::AnyRecord`]).
+pub enum SavedGame {
+    Race(ur_rules::GameRecord),
+    Family(serde_json::Value),
+}
+
+/// Reads a game record file written by `ur play --save`.
+///
+/// # Errors
+/// The file cannot be read, is not JSON, or is not a record.
+pub fn read_game(path: &Path) -> Result<SavedGame> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
+    let value: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("{name} is not a valid game record (not JSON)"))?;
+    if ur_rules::AnyRecord::detect(&value) {
+        return Ok(SavedGame::Family(value));
+    }
+    Ok(SavedGame::Race(serde_json::from_value(value).with_context(|| format!("{name} is not a valid game record"))?))
+}

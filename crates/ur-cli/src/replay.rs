@@ -4,9 +4,10 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use ur_rules::{AnyRecord, GameRecord, Phase, Playable, Turn};
+use ur_rules::{AnyRecord, Phase, Playable, Turn};
 
 use crate::board_text::{render, side_label};
+use crate::files::SavedGame;
 use crate::play_any::{board, side_name};
 
 #[derive(Args, Debug)]
@@ -18,13 +19,10 @@ pub struct ReplayCmd {
 impl ReplayCmd {
     pub fn run(self) -> Result<()> {
         let name = self.file.display();
-        let text = std::fs::read_to_string(&self.file).with_context(|| format!("cannot read {name}"))?;
-        let value: serde_json::Value =
-            serde_json::from_str(&text).with_context(|| format!("{name} is not a valid game record (not JSON)"))?;
-        if AnyRecord::detect(&value) {
-            return replay_any(&name.to_string(), value);
-        }
-        let record: GameRecord = serde_json::from_str(&text).with_context(|| format!("{name} is not a valid game record"))?;
+        let record = match crate::files::read_game(&self.file)? {
+            SavedGame::Race(record) => record,
+            SavedGame::Family(value) => return replay_any(&name.to_string(), value),
+        };
         let game = record.replay().with_context(|| format!("{name} does not replay"))?;
         let rules = game.rules();
         let from = if record.rules_file.is_some() { ", from the rule-set file stored in the record" } else { "" };

@@ -8,11 +8,12 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde::Serialize;
 use ur_bots::review::{review, Judge, Note, NoteKind, Review, SideSummary, Verdict, BLUNDER, INACCURACY, MISTAKE};
-use ur_rules::{Action, AnyRecord, GameRecord, Rules, Side};
+use ur_rules::{Action, GameRecord, Rules, Side};
 
 use crate::arena::{describe_rules, progress_bar, MeasureArgs};
 use crate::board_text::{move_text, render, side_label};
 use crate::eval_cmd::LoadedTable;
+use crate::files::SavedGame;
 use crate::table_store;
 
 /// The search depth when no table judges.
@@ -81,14 +82,13 @@ impl ReviewCmd {
     /// The record, checked to replay.
     fn read_record(&self) -> Result<GameRecord> {
         let name = self.file.display();
-        let text = std::fs::read_to_string(&self.file).with_context(|| format!("cannot read {name}"))?;
-        let value: serde_json::Value =
-            serde_json::from_str(&text).with_context(|| format!("{name} is not a valid game record (not JSON)"))?;
-        if AnyRecord::detect(&value) {
-            let rules = value.get("rules").and_then(|r| r.as_str()).unwrap_or("?");
-            bail!("{name} is a game of '{rules}', beyond the race; `ur review` judges race rule sets only (`ur replay` checks any record)");
-        }
-        let record: GameRecord = serde_json::from_value(value).with_context(|| format!("{name} is not a valid game record"))?;
+        let record = match crate::files::read_game(&self.file)? {
+            SavedGame::Race(record) => record,
+            SavedGame::Family(value) => {
+                let rules = value.get("rules").and_then(|r| r.as_str()).unwrap_or("?");
+                bail!("{name} is a game of '{rules}', beyond the race; `ur review` judges race rule sets only (`ur replay` checks any record)");
+            }
+        };
         record.replay().with_context(|| format!("{name} does not replay"))?;
         Ok(record)
     }
