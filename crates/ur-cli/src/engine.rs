@@ -413,10 +413,8 @@ impl Session {
             (_, d) => Judge::search(game.rules(), d.unwrap_or(3)),
         };
         let rev = review(&GameRecord::of(game, self.rules_text.clone()), &judge, |_| {}).map_err(|e| e.to_string())?;
-        let mut m = Map::new();
-        m.insert("judge".into(), json!(judge.name()));
-        m.insert("exact".into(), json!(judge.exact()));
-        m.extend(json!(rev).as_object().cloned().unwrap_or_default());
+        let mut m = json!(rev).as_object().cloned().unwrap_or_default();
+        judged_by(&mut m, &judge);
         Ok(m)
     }
 
@@ -506,7 +504,7 @@ fn depth_field(req: &Req) -> Result<Option<u32>, String> {
 
 const NAMED_SEARCH: &str = "a search's hint does not model the turns of named pieces; ask {\"cmd\":\"bestmove\"} or {\"cmd\":\"review\"}";
 
-/// Who judged a hint.
+/// Who judged a hint or a review.
 fn judged_by(m: &mut Map<String, Value>, judge: &Judge) {
     m.insert("judge".into(), json!(judge.name()));
     m.insert("exact".into(), json!(judge.exact()));
