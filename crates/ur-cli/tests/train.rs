@@ -2,20 +2,30 @@
 //! bots can play with, byte for byte the same from the same arguments.
 
 use std::fs;
+use std::path::{Path, PathBuf};
 
 mod common;
 use common::{path_str, run_fails, run_ok};
 
+/// Runs `ur ARGS --out FILE` twice into `dir`, checks that stdout mentions
+/// `needle` and that both files are the same; returns the first file.
+fn written_twice(dir: &Path, args: &[&str], needle: &str) -> PathBuf {
+    let outs = [dir.join("a.json"), dir.join("b.json")];
+    for out in &outs {
+        let mut all = args.to_vec();
+        all.extend(["--out", path_str(out)]);
+        let text = run_ok(&all);
+        assert!(text.contains(needle), "{text}");
+    }
+    assert_eq!(fs::read(&outs[0]).unwrap(), fs::read(&outs[1]).unwrap(), "the same arguments write the same file");
+    outs[0].clone()
+}
+
 #[test]
 fn train_eval_writes_the_same_weights_twice_and_they_play() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
-    for out in [&a, &b] {
-        let text =
-            run_ok(&["train-eval", "--rules", "finkel", "--pieces", "1,2", "--more", "", "--samples", "300", "--out", path_str(out)]);
-        assert!(text.contains("(training set)") && text.contains("weights written to"), "{text}");
-    }
-    assert_eq!(fs::read(&a).unwrap(), fs::read(&b).unwrap());
+    let args = ["train-eval", "--rules", "finkel", "--pieces", "1,2", "--more", "", "--samples", "300"];
+    let a = written_twice(dir.path(), &args, "(training set)");
     let report = run_ok(&["arena", "--pieces", "2", "--bots", "expectimax:1,greedy", "--games", "4", "--quiet", "--weights", path_str(&a)]);
     assert!(report.contains("expectimax:1"), "{report}");
     run_fails(&["train-eval", "--rules", "finkel", "--samples", "50", "--out", path_str(&a)], &["--samples of at least 100"]);
@@ -24,13 +34,8 @@ fn train_eval_writes_the_same_weights_twice_and_they_play() {
 #[test]
 fn train_selfplay_adds_a_model_to_the_built_in_weights_reproducibly() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
-    for out in [&a, &b] {
-        let text =
-            run_ok(&["train-selfplay", "--rules", "finkel", "--pieces", "2", "--iterations", "1", "--games", "3", "--out", path_str(out)]);
-        assert!(text.contains("(model finkel@2"), "{text}");
-    }
-    assert_eq!(fs::read(&a).unwrap(), fs::read(&b).unwrap());
+    let args = ["train-selfplay", "--rules", "finkel", "--pieces", "2", "--iterations", "1", "--games", "3"];
+    let a = written_twice(dir.path(), &args, "(model finkel@2");
     let weights: serde_json::Value = serde_json::from_str(&fs::read_to_string(&a).unwrap()).unwrap();
     assert!(weights.to_string().contains("finkel@2"), "the model is in the file");
     run_fails(&["train-selfplay", "--base", "/no/such/weights.json", "--out", path_str(&a)], &["cannot read /no/such/weights.json"]);
