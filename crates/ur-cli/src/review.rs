@@ -131,28 +131,31 @@ fn text_report(
         pp(MISTAKE),
         pp(BLUNDER)
     );
-    if let Some(record) = boards {
-        out += &board_notes(record, rev, all)?;
-        out += "\n";
-        out += &summary(rules, &rev.sides);
-        return Ok(out);
-    }
-    let lines = note_lines(rules, rev, all);
-    if lines.is_empty() {
-        out += "No inaccuracies: every decision lost less than 1 pp.\n";
-    } else {
-        out += &format!(
-            "{:>5}  {:<16} {:>4}  {:<10} {:>6}  {:<8} {:>6}  {:>7}\n",
-            "turn", "side", "roll", "played", "win %", "best", "win %", "loss"
-        );
-        out += &lines.concat();
-    }
+    let listed = match boards {
+        Some(record) => board_notes(record, rev, all)?,
+        None => table_notes(rules, rev, all),
+    };
+    out += if listed.is_empty() { "No inaccuracies: every decision lost less than 1 pp.\n" } else { &listed };
     out += "\n";
     out += &summary(rules, &rev.sides);
     Ok(out)
 }
 
-/// Each listed decision after the board it was made on, its moves spelled out.
+/// The listed notes as table rows under a heading; empty when none is listed.
+fn table_notes(rules: &Rules, rev: &Review, all: bool) -> String {
+    let lines = note_lines(rules, rev, all);
+    if lines.is_empty() {
+        return String::new();
+    }
+    let head = format!(
+        "{:>5}  {:<16} {:>4}  {:<10} {:>6}  {:<8} {:>6}  {:>7}\n",
+        "turn", "side", "roll", "played", "win %", "best", "win %", "loss"
+    );
+    head + &lines.concat()
+}
+
+/// Each listed decision after the board it was made on, its moves spelled
+/// out; empty when none is listed.
 fn board_notes(record: &GameRecord, rev: &Review, all: bool) -> Result<String> {
     let mut game = record.start_game()?;
     let mut done = 0;
@@ -177,9 +180,6 @@ fn board_notes(record: &GameRecord, rev: &Review, all: bool) -> Result<String> {
         if loss > 0.0 {
             out += &format!("  best   {}: {:.1} %  (lost {:.2} pp)\n", spell(best), pp(best_value), pp(loss));
         }
-    }
-    if out.is_empty() {
-        out += "No inaccuracies: every decision lost less than 1 pp.\n";
     }
     Ok(out)
 }
