@@ -1,0 +1,7 @@
+//! What every front end of the Royal Game of Ur shares: a game in progress
+//! with its record, dice, hints and reviews; bot-against-bot games and
+//! arenas; seeds and statistics; reading rule-set options and records.
+//!
+//! It does no terminal or network I/O of its own; front ends (`ur` on the
+//! command line, the web server) parse their input, call this library and
+//! print or send what it returns.
