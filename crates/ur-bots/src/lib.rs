@@ -29,6 +29,7 @@ pub mod chance;
 pub mod eval;
 pub mod expectimax;
 pub mod generic;
+pub mod hint;
 pub mod levels;
 pub mod mcts;
 pub mod review;

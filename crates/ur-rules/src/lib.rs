@@ -26,6 +26,7 @@ pub mod movegen;
 pub mod playout;
 pub mod position;
 pub mod record;
+pub mod report;
 pub mod rules;
 pub mod spec;
 pub mod tower;
