@@ -197,6 +197,26 @@ pub fn race_game(rules: Arc<Rules>, first: Side) -> AnyGame {
     AnyGame::Race(Game::new(rules, first))
 }
 
+/// The shape of a race position in JSON, for error messages.
+pub const RACE_POSITION: &str = r#"{"to_move":"light","light":{"reserve":N,"off":N,"path":[P,...]},"dark":{...}}"#;
+
+/// Sets a race game to a position given as JSON, under the same rules, at
+/// the start of the side to move's turn.
+///
+/// # Errors
+/// Not a race game, JSON that is not a position, or a position the rules do not allow.
+pub fn set_race_position(game: &mut AnyGame, json: &serde_json::Value) -> Result<(), PlayError> {
+    let AnyGame::Race(g) = game else {
+        return Err(PlayError(format!("'{}' cannot be set to a position yet", game.rule_id())));
+    };
+    let setup: crate::Setup =
+        serde_json::from_value(json.clone()).map_err(|e| PlayError(format!("bad position: {e}; a position is shaped {RACE_POSITION}")))?;
+    let rules = g.rules().clone();
+    let state = rules.validate(&setup).map_err(|e| PlayError(format!("illegal position under {}: {e}", rules.id())))?;
+    *g = Game::from_state(rules, state);
+    Ok(())
+}
+
 impl PlayError {
     fn from_race(e: crate::game::GameError) -> PlayError {
         PlayError(e.to_string())

@@ -5,3 +5,7 @@
 //! It does no terminal or network I/O of its own; front ends (`ur` on the
 //! command line, the web server) parse their input, call this library and
 //! print or send what it returns.
+
+pub mod session;
+
+pub use session::{BestMove, NewGame, NoTables, RulesSource, SavedGame, Session, SessionError, Tables};

@@ -1,0 +1,363 @@
+//! A game in progress: the game of any family, its record, its dice, and
+//! the table and bots that give hints, best moves and reviews.
+//!
+//! Every front end drives a game through [`Session`]: the engine protocol
+//! turns JSON into these calls and their results back into JSON, the
+//! terminal game turns keys into them, the web server messages.
+
+use std::sync::Arc;
+
+use rand::RngCore;
+use rand_xoshiro::rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::Serialize;
+use serde_json::Value;
+use ur_bots::hint::{self, Evaluation, Hint, HintError};
+use ur_bots::review::{Judge, Review};
+use ur_bots::{make_bot_with_table, BotError, Oracle};
+use ur_rules::any_record::ANY_RECORD_VERSION;
+use ur_rules::report::{self, Acted, Rolled};
+use ur_rules::{
+    AnyAction, AnyGame, AnyRecord, Family, GameRecord, PlayError, Playable, RuleSetFile, Rules, Side, SpecError, Step, Turn,
+};
+use ur_rules::Options;
+
+/// Where a new game's rules come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RulesSource {
+    /// A built-in rule set, by id.
+    Builtin(String),
+    /// The text of a rule-set file (race rule sets).
+    File(String),
+}
+
+/// What a new game is made of.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewGame {
+    pub rules: RulesSource,
+    pub options: Options,
+    pub first: Side,
+}
+
+impl NewGame {
+    /// A game of a built-in rule set with its default options, light first.
+    pub fn builtin(id: &str) -> NewGame {
+        NewGame { rules: RulesSource::Builtin(id.into()), options: Options::new(), first: Side::Light }
+    }
+}
+
+/// Finds the solved table for a game's rules.
+pub trait Tables {
+    /// The table's oracle for these rules: none when there is no table,
+    /// or why the one there is does not fit.
+    fn oracle(&self, rules: &Arc<Rules>) -> Option<Result<Oracle, String>>;
+}
+
+/// No tables at all.
+pub struct NoTables;
+
+impl Tables for NoTables {
+    fn oracle(&self, _: &Arc<Rules>) -> Option<Result<Oracle, String>> {
+        None
+    }
+}
+
+/// Why a session refused a request. The game is unchanged.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error(transparent)]
+    Rules(#[from] SpecError),
+    #[error("{0}")]
+    Play(#[from] PlayError),
+    #[error(transparent)]
+    Hint(#[from] HintError),
+    #[error(transparent)]
+    Bot(#[from] BotError),
+    #[error("the table cannot be used: {0}")]
+    Table(String),
+    #[error("no decision to make: the game waits for {0}")]
+    NoDecision(&'static str),
+}
+
+/// A game record of any family: version 1 for races, 2 for the others.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum SavedGame {
+    Race(GameRecord),
+    Other(AnyRecord),
+}
+
+/// What a bot would decide now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BestMove {
+    pub bot: String,
+    pub to_move: Side,
+    pub action: AnyAction,
+}
+
+/// A game in progress with its record, dice, table and judges.
+pub struct Session {
+    game: AnyGame,
+    options: Options,
+    first: Side,
+    /// The text of a custom rule-set file, kept for records.
+    rules_text: Option<String>,
+    /// The steps of a game beyond the race (race games keep their own).
+    steps: Vec<Step>,
+    /// The table for these rules, or why the one found does not fit.
+    oracle: Option<Result<Oracle, String>>,
+    dice: Xoshiro256PlusPlus,
+}
+
+/// The search depth of a hint or review when there is no table.
+pub const DEFAULT_DEPTH: u32 = 3;
+
+impl Session {
+    /// A new game; `tables` is asked for a table solved for its rules.
+    ///
+    /// # Errors
+    /// An unknown rule set, a bad rule-set file or a bad option.
+    pub fn new(new: &NewGame, tables: &dyn Tables) -> Result<Session, SessionError> {
+        let (game, rules_text) = match &new.rules {
+            RulesSource::Builtin(id) => (AnyGame::new(id, &new.options, new.first)?, None),
+            RulesSource::File(text) => {
+                let file = RuleSetFile::parse(text)?;
+                let rules = Arc::new(Rules::from_file(&file, &new.options)?);
+                (report::race_game(rules, new.first), Some(text.clone()))
+            }
+        };
+        let oracle = report::race_rules(&game).and_then(|r| tables.oracle(r));
+        let dice = Xoshiro256PlusPlus::seed_from_u64(0);
+        Ok(Session { game, options: new.options.clone(), first: new.first, rules_text, steps: Vec::new(), oracle, dice })
+    }
+
+    /// Seeds the dice that [`Session::roll_dice`] throws.
+    pub fn seed_dice(&mut self, seed: u64) {
+        self.dice = Xoshiro256PlusPlus::seed_from_u64(seed);
+    }
+
+    pub fn game(&self) -> &AnyGame {
+        &self.game
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    pub fn first(&self) -> Side {
+        self.first
+    }
+
+    /// Whether a solved table serves this game (or why the one found does not fit).
+    pub fn table(&self) -> Option<Result<&Oracle, &str>> {
+        self.oracle.as_ref().map(|o| o.as_ref().map_err(String::as_str))
+    }
+
+    /// Rolls by raw outcome.
+    ///
+    /// # Errors
+    /// Not a roll turn, or an outcome the dice cannot show.
+    pub fn roll(&mut self, raw: u8) -> Result<Rolled, SessionError> {
+        let rolled = report::roll(&mut self.game, raw)?;
+        self.steps.push(Step::Roll(raw));
+        Ok(rolled)
+    }
+
+    /// Rolls the throw of a move value (race rule sets).
+    ///
+    /// # Errors
+    /// Not a race game, no throw of that value, or not a roll turn.
+    pub fn roll_value(&mut self, value: u8) -> Result<Rolled, SessionError> {
+        let raw = report::raw_for_value(&self.game, value)?;
+        self.roll(raw)
+    }
+
+    /// Throws the session's dice.
+    ///
+    /// # Errors
+    /// Not a roll turn.
+    pub fn roll_dice(&mut self) -> Result<Rolled, SessionError> {
+        let raw = throw(&self.game, &mut self.dice);
+        self.roll(raw)
+    }
+
+    /// Makes a decision.
+    ///
+    /// # Errors
+    /// Not a decision turn, or a decision not open now.
+    pub fn act(&mut self, action: &AnyAction) -> Result<Acted, SessionError> {
+        let json = serde_json::to_value(action).map_err(|e| PlayError(format!("cannot record {action}: {e}")))?;
+        let acted = report::act(&mut self.game, action)?;
+        self.steps.push(Step::Act(json));
+        Ok(acted)
+    }
+
+    /// Sets the game to a position (the family's JSON), at the start of a turn.
+    ///
+    /// # Errors
+    /// JSON that is not a position of this rule set, or a position its rules do not allow.
+    pub fn set(&mut self, position: &Value) -> Result<(), SessionError> {
+        report::set_race_position(&mut self.game, position)?;
+        self.steps.clear();
+        Ok(())
+    }
+
+    /// The judge for hints and reviews: the table, or a search `depth` turns deep.
+    ///
+    /// # Errors
+    /// A family without a judge, a table that does not fit, or no table and no depth.
+    pub fn judge(&self, depth: Option<u32>) -> Result<Judge, SessionError> {
+        let oracle = match (&self.oracle, depth) {
+            (Some(Err(e)), None) => return Err(SessionError::Table(e.clone())),
+            (Some(Ok(o)), _) => Some(o),
+            _ => None,
+        };
+        Ok(hint::judge(&self.game, oracle, depth)?)
+    }
+
+    /// The judge's view of the decision now, or of a throw at the start of a turn.
+    ///
+    /// # Errors
+    /// See [`Session::judge`] and [`hint::hint`].
+    pub fn hint(&self, raw: Option<u8>, depth: Option<u32>) -> Result<(Hint, Judge), SessionError> {
+        let judge = self.judge(depth)?;
+        Ok((hint::hint(&judge, &self.game, raw)?, judge))
+    }
+
+    /// The table's value of the game now.
+    ///
+    /// # Errors
+    /// No table, or one that does not fit.
+    pub fn evaluate(&self) -> Result<Evaluation, SessionError> {
+        match &self.oracle {
+            Some(Ok(o)) => Ok(hint::evaluate(o, &self.game)?),
+            Some(Err(e)) => Err(SessionError::Table(e.clone())),
+            None => Err(HintError::NoTable.into()),
+        }
+    }
+
+    /// What the named bot would decide now; the game is not changed.
+    ///
+    /// # Errors
+    /// An unknown bot, one that cannot play this game, or no decision to make.
+    pub fn bestmove(&self, bot: &str, seed: u64) -> Result<BestMove, SessionError> {
+        let to_move = match self.game.turn() {
+            Turn::Decide(side) => side,
+            Turn::Roll(_) => return Err(SessionError::NoDecision("a roll")),
+            Turn::Over(_) => return Err(SessionError::NoDecision("nothing: it is over")),
+        };
+        let oracle = self.oracle.as_ref().and_then(|o| o.as_ref().ok());
+        let mut bot = make_bot_with_table(bot, seed, oracle)?;
+        bot.check(&self.game)?;
+        let action = bot.decide(&self.game);
+        Ok(BestMove { bot: bot.name(), to_move, action })
+    }
+
+    /// The game so far judged by the table, or else by a search `depth` turns deep.
+    ///
+    /// # Errors
+    /// A family without a judge, or a table that does not fit.
+    pub fn review(&self, depth: Option<u32>) -> Result<(Review, Judge), SessionError> {
+        let depth = match (&self.oracle, depth) {
+            (Some(Ok(_)), None) => None,
+            (_, d) => Some(d.unwrap_or(DEFAULT_DEPTH)),
+        };
+        let judge = self.judge(depth)?;
+        let review = hint::review_game(&judge, &self.game, self.rules_text.clone())?;
+        Ok((review, judge))
+    }
+
+    /// The record of the game so far.
+    pub fn record(&self) -> SavedGame {
+        if let Some(r) = report::race_record(&self.game, self.rules_text.clone()) {
+            return SavedGame::Race(r);
+        }
+        let (over, winner) = match self.game.turn() {
+            Turn::Over(w) => (true, w),
+            _ => (false, None),
+        };
+        SavedGame::Other(AnyRecord {
+            version: ANY_RECORD_VERSION,
+            rules: self.game.rule_id().into(),
+            family: self.game.family(),
+            options: self.options.clone(),
+            first: self.first,
+            steps: self.steps.clone(),
+            over,
+            winner,
+        })
+    }
+
+    /// The family of the game.
+    pub fn family(&self) -> Family {
+        self.game.family()
+    }
+}
+
+/// A raw outcome drawn from the game's dice with `rng`.
+pub fn throw(game: &AnyGame, rng: &mut dyn RngCore) -> u8 {
+    let outcomes = game.outcomes();
+    let mut x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    for &(raw, p) in &outcomes {
+        if x < p {
+            return raw;
+        }
+        x -= p;
+    }
+    outcomes.last().map_or(0, |o| o.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ur_rules::{family_rule_sets, spec::BUILTIN};
+
+    fn all_ids() -> Vec<String> {
+        BUILTIN.iter().map(|(id, _)| id.to_string()).chain(family_rule_sets().into_iter().map(|s| s.id.to_string())).collect()
+    }
+
+    /// Plays a game with the session's dice and the first open decision.
+    fn play_out(s: &mut Session) {
+        for _ in 0..100_000 {
+            match s.game().turn() {
+                Turn::Over(_) => return,
+                Turn::Roll(_) => {
+                    s.roll_dice().unwrap();
+                }
+                Turn::Decide(_) => {
+                    let a = s.game().actions()[0].clone();
+                    s.act(&a).unwrap();
+                }
+            }
+        }
+        panic!("{} did not end", s.game().rule_id());
+    }
+
+    #[test]
+    fn every_rule_set_plays_to_the_end_and_its_record_replays() {
+        assert_eq!(all_ids().len(), 17);
+        for id in all_ids() {
+            let mut s = Session::new(&NewGame::builtin(&id), &NoTables).unwrap();
+            s.seed_dice(5);
+            play_out(&mut s);
+            match s.record() {
+                SavedGame::Race(r) => assert_eq!(Turn::Over(r.replay().unwrap().winner()), s.game().turn(), "{id}"),
+                SavedGame::Other(r) => assert_eq!(r.replay().unwrap().position_json(), s.game().position_json(), "{id}"),
+            }
+        }
+    }
+
+    #[test]
+    fn refusals_leave_the_game_unchanged() {
+        let mut s = Session::new(&NewGame::builtin("finkel"), &NoTables).unwrap();
+        assert!(s.act(&s.game().actions().first().cloned().unwrap_or(AnyAction::Race(ur_rules::Action::Roll(1)))).is_err());
+        assert!(s.roll(9).is_err());
+        assert!(matches!(s.bestmove("level2", 1), Err(SessionError::NoDecision(_))));
+        s.roll_value(2).unwrap();
+        assert_eq!(s.bestmove("greedy", 1).unwrap().to_move, Side::Light);
+        assert!(matches!(s.evaluate(), Err(SessionError::Hint(HintError::NoTable))));
+        let (hint, judge) = s.hint(None, Some(1)).unwrap();
+        assert!(matches!(hint, Hint::Moves { value: 2, .. }) && judge.name() == "expectimax:1");
+        assert_eq!(s.record().clone(), s.record());
+    }
+}
