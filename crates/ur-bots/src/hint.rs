@@ -92,9 +92,7 @@ pub fn hint(judge: &Judge, game: &AnyGame, raw: Option<u8>) -> Result<Hint, Hint
     };
     let st = game.as_race().map(|g| g.state()).ok_or(HintError::NoJudge { rules: game.rule_id().into() })?;
     let throw = match (raw, view.throw) {
-        (Some(raw), _) => {
-            rules.throw(raw).ok_or_else(|| HintError::BadThrow { raw, throws: ur_rules::report::throws_text(rules) })?
-        }
+        (Some(raw), _) => rules.throw(raw).ok_or_else(|| HintError::BadThrow { raw, throws: ur_rules::report::throws_text(rules) })?,
         (None, Some((raw, _))) => rules.throw(raw).ok_or(HintError::NeedThrow)?,
         (None, None) if view.phase == ur_rules::Phase::ExtraRoll => return choices_hint(judge, st, to_move),
         (None, None) => return Err(HintError::NeedThrow),
@@ -131,9 +129,7 @@ pub fn action_values(judge: &Judge, game: &AnyGame) -> Result<Vec<(AnyAction, f6
     let open = game.actions();
     Ok(values
         .into_iter()
-        .filter_map(|(a, v)| {
-            open.iter().find(|o| matches!(o, AnyAction::Race(x) if same_action(*x, a))).map(|o| (o.clone(), v))
-        })
+        .filter_map(|(a, v)| open.iter().find(|o| matches!(o, AnyAction::Race(x) if same_action(*x, a))).map(|o| (o.clone(), v)))
         .collect())
 }
 
@@ -162,8 +158,7 @@ pub fn evaluate(oracle: &Oracle, game: &AnyGame) -> Result<Evaluation, HintError
 /// # Errors
 /// A family without a judge, or a record that does not replay.
 pub fn review_game(judge: &Judge, game: &AnyGame, rules_file: Option<String>) -> Result<Review, HintError> {
-    let record =
-        ur_rules::report::race_record(game, rules_file).ok_or_else(|| HintError::NoJudge { rules: game.rule_id().into() })?;
+    let record = ur_rules::report::race_record(game, rules_file).ok_or_else(|| HintError::NoJudge { rules: game.rule_id().into() })?;
     review(&record, judge, |_| {}).map_err(|e| HintError::Record(e.to_string()))
 }
 

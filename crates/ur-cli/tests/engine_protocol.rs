@@ -42,7 +42,10 @@ fn rules_lists_every_rule_set_with_options() {
     let (r, status) = engine(&[r#"{"cmd":"rules"}"#]);
     assert!(status.success());
     let sets = ok(&r[0])["rules"].as_array().unwrap();
-    assert_eq!(sets.len(), 12);
+    assert_eq!(sets.len(), 17, "one list for every family");
+    for family in ["race", "bens", "tower"] {
+        assert!(sets.iter().any(|s| s["family"] == family), "{family}");
+    }
     let finkel = &sets[0];
     assert_eq!(finkel["id"], "finkel");
     assert_eq!((finkel["pieces"].clone(), finkel["path_length"].clone(), finkel["dice"].clone()), (json!(7), json!(14), json!("BIN4")));

@@ -28,7 +28,7 @@ fn engine(requests: &[String]) -> Vec<Value> {
 fn every_family_set_is_listed_shown_played_replayed_and_served() {
     let dir = tempfile::tempdir().unwrap();
     let listing = ok(&["rules"]);
-    let catalogue = &engine(&[r#"{"cmd":"rules"}"#.into()])[0]["family_rules"];
+    let catalogue = &engine(&[r#"{"cmd":"rules"}"#.into()])[0]["rules"];
     for set in family_rule_sets() {
         let id = set.id;
         assert!(listing.lines().any(|l| l.split_whitespace().next() == Some(id)), "{id} not in\n{listing}");

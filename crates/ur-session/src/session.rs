@@ -17,10 +17,8 @@ use ur_bots::review::{Judge, Review};
 use ur_bots::{make_bot_with_table, BotError, Oracle};
 use ur_rules::any_record::ANY_RECORD_VERSION;
 use ur_rules::report::{self, Acted, Rolled};
-use ur_rules::{
-    AnyAction, AnyGame, AnyRecord, Family, GameRecord, PlayError, Playable, RuleSetFile, Rules, Side, SpecError, Step, Turn,
-};
 use ur_rules::Options;
+use ur_rules::{AnyAction, AnyGame, AnyRecord, Family, GameRecord, PlayError, Playable, RuleSetFile, Rules, Side, SpecError, Step, Turn};
 
 /// Where a new game's rules come from.
 #[derive(Clone, Debug, PartialEq)]
