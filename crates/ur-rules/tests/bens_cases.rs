@@ -58,7 +58,7 @@ fn required_tags(id: &str) -> &'static [&'static str] {
 const RULE_SETS: [&str; 2] = ["bens-ur", "ludens-akalandung"];
 
 fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/rules/bens")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/cases/marker")
 }
 
 #[derive(Deserialize, Default)]
@@ -309,7 +309,7 @@ fn every_marker_rule_case_holds() {
     let mut failures = Vec::new();
     let mut total = 0;
     for id in RULE_SETS {
-        let name = format!("{id}.toml");
+        let name = format!("{id}.cases.toml");
         let tables = match load(&cases_dir().join(&name)) {
             Ok(t) => t,
             Err(e) => {
@@ -335,7 +335,7 @@ fn every_marker_rule_case_holds() {
 fn every_decision_and_open_item_is_named_by_a_case() {
     let mut problems = Vec::new();
     for id in RULE_SETS {
-        let tables = match load(&cases_dir().join(format!("{id}.toml"))) {
+        let tables = match load(&cases_dir().join(format!("{id}.cases.toml"))) {
             Ok(t) => t,
             Err(e) => {
                 problems.push(format!("{id}.toml: {e}"));

@@ -88,7 +88,7 @@ fn required_tags(id: &str) -> Vec<&'static str> {
 }
 
 fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/rules")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/cases/race")
 }
 
 #[derive(Deserialize, Default, Clone)]
@@ -574,7 +574,7 @@ fn case_files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(cases_dir())
         .expect("tests/rules exists")
         .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .filter(|p| p.to_string_lossy().ends_with(".cases.toml"))
         .collect();
     files.sort();
     files
@@ -586,7 +586,7 @@ fn every_rule_case_holds() {
     let mut total = 0;
     for path in case_files() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let id = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let id = name.trim_end_matches(".cases.toml").to_owned();
         let tables = match load(&path) {
             Ok(t) => t,
             Err(e) => {
@@ -612,7 +612,7 @@ fn every_rule_case_holds() {
 fn every_booklet_rule_set_has_cases_for_its_items() {
     let mut problems = Vec::new();
     for id in RULE_SETS {
-        let path = cases_dir().join(format!("{id}.toml"));
+        let path = cases_dir().join(format!("{id}.cases.toml"));
         let tables = match load(&path) {
             Ok(t) => t,
             Err(e) => {

@@ -46,7 +46,7 @@ use ur_rules::tower::{cell, square, TowerGame, TowerRules, TowerSetup, TOWER_IDS
 use ur_rules::{Cell, OptionValue, Options, Playable, Side, Turn};
 
 fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/rules/tower")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/cases/tower")
 }
 
 /// Items each file must name in some case's clause.
@@ -283,7 +283,7 @@ fn run_case(id: &str, case: &Case) -> Result<(), String> {
 }
 
 fn load(id: &str) -> Result<CaseFile, String> {
-    let path = cases_dir().join(format!("{id}.toml"));
+    let path = cases_dir().join(format!("{id}.cases.toml"));
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
