@@ -109,4 +109,6 @@ fn clauses_name_tags_as_whole_words() {
     assert!(runner::names("G1 / §1.3: entering", "§1.3"));
     assert!(!runner::names("T10 a long stack", "T1"));
     assert!(!runner::names("D080", "D08"));
+    let clauses = ["G1 / §1.3: entering".to_owned(), "T10 a long stack".to_owned()];
+    assert_eq!(runner::unnamed(&clauses, &["G1", "§1.3", "T1", "T10", "D08"]), ["T1", "D08"]);
 }

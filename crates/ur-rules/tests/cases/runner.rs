@@ -249,6 +249,11 @@ pub fn names(clause: &str, tag: &str) -> bool {
     })
 }
 
+/// The tags no clause names.
+pub fn unnamed<'t>(clauses: &[String], tags: &[&'t str]) -> Vec<&'t str> {
+    tags.iter().copied().filter(|tag| !clauses.iter().any(|c| names(c, tag))).collect()
+}
+
 /// The clause-coverage problems of the family's files: each required rule set
 /// has a file with at least [`Family::MIN_CASES`] cases naming every required
 /// tag, and the files together name every shared tag.
@@ -272,17 +277,15 @@ pub fn coverage<F: Family>() -> Vec<String> {
             problems.push(format!("{name}: {} cases, at least {} required", tables.len(), F::MIN_CASES));
         }
         let clauses: Vec<String> = tables.iter().filter_map(|t| t.get("clause").and_then(|c| c.as_str()).map(str::to_owned)).collect();
-        let required = F::required_tags(id);
-        let missing: Vec<&str> = required.into_iter().filter(|tag| !clauses.iter().any(|c| names(c, tag))).collect();
+        let missing = unnamed(&clauses, &F::required_tags(id));
         if !missing.is_empty() {
             problems.push(format!("{name}: no case names {}", missing.join(", ")));
         }
         all_clauses.extend(clauses);
     }
-    for tag in F::SHARED_TAGS {
-        if !all_clauses.iter().any(|c| names(c, tag)) {
-            problems.push(format!("tests/cases/{}: no case names {tag}", F::FOLDER));
-        }
+    let missing = unnamed(&all_clauses, F::SHARED_TAGS);
+    if !missing.is_empty() {
+        problems.push(format!("tests/cases/{}: no case names {}", F::FOLDER, missing.join(", ")));
     }
     problems
 }
