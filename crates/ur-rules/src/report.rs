@@ -192,6 +192,14 @@ pub fn race_record(game: &AnyGame, rules_file: Option<String>) -> Option<GameRec
     }
 }
 
+/// A race game replayed from its record, to go on with it.
+///
+/// # Errors
+/// A record that does not replay.
+pub fn race_resume(record: &GameRecord) -> Result<AnyGame, crate::RecordError> {
+    record.replay().map(AnyGame::Race)
+}
+
 /// A new race game under rules made from a file or with options.
 pub fn race_game(rules: Arc<Rules>, first: Side) -> AnyGame {
     AnyGame::Race(Game::new(rules, first))

@@ -75,6 +75,8 @@ pub enum SessionError {
     Table(String),
     #[error("no decision to make: the game waits for {0}")]
     NoDecision(&'static str),
+    #[error("the record does not replay: {0}")]
+    Record(String),
 }
 
 /// A game record of any family: version 1 for races, 2 for the others.
@@ -127,6 +129,28 @@ impl Session {
         let oracle = report::race_rules(&game).and_then(|r| tables.oracle(r));
         let dice = Xoshiro256PlusPlus::seed_from_u64(0);
         Ok(Session { game, options: new.options.clone(), first: new.first, rules_text, steps: Vec::new(), oracle, dice })
+    }
+
+    /// A game replayed from its record, to go on with it (an unfinished game
+    /// is resumed where it stopped).
+    ///
+    /// # Errors
+    /// A record that does not replay.
+    pub fn resume(saved: &SavedGame, tables: &dyn Tables) -> Result<Session, SessionError> {
+        let record = |e: &dyn std::fmt::Display| SessionError::Record(e.to_string());
+        let (game, options, first, rules_text, steps) = match saved {
+            SavedGame::Race(r) => {
+                let game = report::race_resume(r).map_err(|e| record(&e))?;
+                (game, r.options.clone(), r.first, r.rules_file.clone(), Vec::new())
+            }
+            SavedGame::Other(r) => {
+                let game = r.replay().map_err(|e| record(&e))?;
+                (game, r.options.clone(), r.first, None, r.steps.clone())
+            }
+        };
+        let oracle = report::race_rules(&game).and_then(|r| tables.oracle(r));
+        let dice = Xoshiro256PlusPlus::seed_from_u64(0);
+        Ok(Session { game, options, first, rules_text, steps, oracle, dice })
     }
 
     /// Seeds the dice that [`Session::roll_dice`] throws.
@@ -342,6 +366,24 @@ mod tests {
                 SavedGame::Race(r) => assert_eq!(Turn::Over(r.replay().unwrap().winner()), s.game().turn(), "{id}"),
                 SavedGame::Other(r) => assert_eq!(r.replay().unwrap().position_json(), s.game().position_json(), "{id}"),
             }
+        }
+    }
+
+    #[test]
+    fn a_saved_game_resumes_where_it_stopped() {
+        for id in ["finkel", "v1-named-birds", "bens-ur", "ludens-akalandung", "ravensburg-1977"] {
+            let mut s = Session::new(&NewGame::builtin(id), &NoTables).unwrap();
+            s.seed_dice(9);
+            for _ in 0..30 {
+                match s.game().turn() {
+                    Turn::Over(_) => break,
+                    Turn::Roll(_) => drop(s.roll_dice().unwrap()),
+                    Turn::Decide(_) => drop(s.act(&s.game().actions()[0].clone()).unwrap()),
+                }
+            }
+            let back = Session::resume(&s.record(), &NoTables).unwrap();
+            assert_eq!((back.game().turn(), back.game().position_json()), (s.game().turn(), s.game().position_json()), "{id}");
+            assert_eq!(back.record(), s.record(), "{id}");
         }
     }
 
