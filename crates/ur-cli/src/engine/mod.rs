@@ -150,7 +150,12 @@ impl Engine {
             "show" => Ok(reply::show(s)),
             "record" => Ok(reply::one("record", json!(s.record()))),
             "bestmove" => bestmove(s, req),
-            "eval" => s.evaluate().map(|e| json!(e).as_object().cloned().unwrap_or_default()).map_err(|e| needs_table("eval", e)),
+            "eval" => {
+                let e = s.evaluate().map_err(|e| needs_table("eval", e))?;
+                let mut m = json!(e).as_object().cloned().unwrap_or_default();
+                m.insert("phase".into(), reply::status(s.game())["phase"].clone());
+                Ok(m)
+            }
             "hint" => hint(s, req),
             "review" => review(s, req),
             other => Err(format!("cmd \"{other}\" is not implemented")),
