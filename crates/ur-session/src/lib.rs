@@ -6,6 +6,8 @@
 //! command line, the web server) parse their input, call this library and
 //! print or send what it returns.
 
+pub mod rolloff;
 pub mod session;
 
-pub use session::{BestMove, NewGame, NoTables, RulesSource, SavedGame, Session, SessionError, Tables};
+pub use rolloff::roll_off;
+pub use session::{BestMove, NewGame, NoTables, RulesSource, SavedGame, Session, SessionError, Tables, ACTION_CAP, DEFAULT_DEPTH};

@@ -109,6 +109,10 @@ pub struct Session {
     dice: Xoshiro256PlusPlus,
 }
 
+/// Steps (rolls and decisions) after which a game loop gives up with an
+/// error: far beyond any real game, so only rules that cannot end reach it.
+pub const ACTION_CAP: usize = 1_000_000;
+
 /// The search depth of a hint or review when there is no table.
 pub const DEFAULT_DEPTH: u32 = 3;
 
