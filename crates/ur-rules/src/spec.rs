@@ -867,7 +867,7 @@ mod check {
         const THROWS: &str = "a list of tables such as [{ raw = 0, value = 4 }]";
         let throws = c.entries(t, "throws", THROWS, |c, e, field| {
             c.unknown(e, field, THROW_FIELDS);
-            let raw = c.int(e, field, "raw", Required, (0, 255), " (what the dice show)");
+            let raw = c.int(e, field, "raw", Required, (0, 6), " (what the dice show: 0 to 3 with BIN3, 0 to 4 with BIN4, 1 to 4 with D4, 1 to 6 with D6)");
             let value = c.int(e, field, "value", Optional, (0, 7), " (squares to move; 0 is no move)");
             let extra = c.word(e, field, "extra", Optional, EXTRAS);
             let enter = c.boolean(e, field, "enter");
