@@ -183,7 +183,10 @@ impl Rules {
             } else if slot[1] == 0 {
                 slot[1] = pos;
             } else {
-                return Err(format!("square [{}, {}] is visited more than twice; a path may cross a square at most twice", cell.row, cell.col));
+                return Err(format!(
+                    "square [{}, {}] is visited more than twice; a path may cross a square at most twice",
+                    cell.row, cell.col
+                ));
             }
             if self.board.is_rosette(*cell) {
                 self.rosette_mask[s] |= 1 << pos;
@@ -264,7 +267,10 @@ impl Rules {
         } else if stuck == [0] && entering.is_empty() {
             "let some throw enter (enter = true in `throws`)".to_owned()
         } else if stuck == [0] && entering[0] > home {
-            format!("let a throw of at most {home} enter (enter = true in `throws`), or make the path at least {} squares long", entering[0] - 1)
+            format!(
+                "let a throw of at most {home} enter (enter = true in `throws`), or make the path at least {} squares long",
+                entering[0] - 1
+            )
         } else {
             "change the throws, the path or the compulsory stops (rosettes.stop) so that no stop bars every way home".to_owned()
         };
@@ -439,8 +445,8 @@ fn check_geometry(spec: &RaceSpec) -> Result<(Board, Vec<Cell>, Vec<Cell>), Vec<
 fn check_path(board: &Board, field: &str, path: &[Cell], non_adjacent: bool, problems: &mut Vec<Problem>) -> bool {
     let name = |i: usize| format!("square {} of the path, [{}, {}],", i + 1, path[i].row, path[i].col);
     let mut on_board = true;
-    for i in 0..path.len() {
-        if !board.contains(path[i]) {
+    for (i, &cell) in path.iter().enumerate() {
+        if !board.contains(cell) {
             on_board = false;
             problems.push(Problem::new(field, format!("{} is not on the board ({})", name(i), board.shape())));
         }

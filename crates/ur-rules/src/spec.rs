@@ -496,8 +496,7 @@ mod check {
     use toml::{Table, Value};
 
     use super::{
-        BirdSpec, OptionSpec, OptionValue, PathSpec, PotSpec, Problem, RaceSpec, RosetteSpec, SquareKind, SquareSpec, ThrowSpec,
-        MAX_PIECES,
+        BirdSpec, OptionSpec, OptionValue, PathSpec, PotSpec, Problem, RaceSpec, RosetteSpec, SquareKind, SquareSpec, ThrowSpec, MAX_PIECES,
     };
     use crate::board::{Cell, PATH_NAMES};
     use crate::dice::{DiceModel, Extra};
@@ -533,7 +532,8 @@ mod check {
     /// Fields an option's patch may not change.
     const FIXED_FIELDS: &[&str] = &["id", "pieces", "options"];
 
-    const DICE: &[(&str, DiceModel)] = &[("BIN3", DiceModel::Bin3), ("BIN4", DiceModel::Bin4), ("D4", DiceModel::D4), ("D6", DiceModel::D6)];
+    const DICE: &[(&str, DiceModel)] =
+        &[("BIN3", DiceModel::Bin3), ("BIN4", DiceModel::Bin4), ("D4", DiceModel::D4), ("D6", DiceModel::D6)];
     const KINDS: &[(&str, SquareKind)] = &[("plain", SquareKind::Plain), ("safe", SquareKind::Safe), ("shared", SquareKind::Shared)];
     const EXTRAS: &[(&str, Extra)] = &[("none", Extra::None), ("optional", Extra::Optional), ("auto", Extra::Auto)];
 
@@ -665,9 +665,7 @@ mod check {
 
         fn texts(&mut self, t: &Table, prefix: &str, key: &str, need: Need) -> Option<Vec<String>> {
             const ALLOWED: &str = "a list of texts in quotes, such as [\"a\", \"b\"]";
-            if self.get(t, prefix, key, need, ALLOWED).is_none() {
-                return None;
-            }
+            self.get(t, prefix, key, need, ALLOWED)?;
             let list = self.list(t, prefix, key, ALLOWED)?;
             let mut out = Vec::new();
             for (i, v) in list.iter().enumerate() {
@@ -690,7 +688,13 @@ mod check {
         }
 
         /// The entries of a list of tables (`[[squares]]`), each read by `read`.
-        fn entries<T>(&mut self, t: &Table, key: &str, allowed: &str, mut read: impl FnMut(&mut Self, &Table, &str) -> Option<T>) -> Option<Vec<T>> {
+        fn entries<T>(
+            &mut self,
+            t: &Table,
+            key: &str,
+            allowed: &str,
+            mut read: impl FnMut(&mut Self, &Table, &str) -> Option<T>,
+        ) -> Option<Vec<T>> {
             let list = self.list(t, "", key, allowed)?;
             let mut out = Vec::new();
             for (i, v) in list.iter().enumerate() {
@@ -719,7 +723,8 @@ mod check {
             match self.get(t, "", key, need, &allowed)? {
                 Value::String(name) => Some(PathSpec::Named(name.clone())),
                 Value::Array(cells) => {
-                    let read: Vec<Option<Cell>> = cells.iter().enumerate().map(|(i, c)| self.cell(c, format!("{key}[{}]", i + 1))).collect();
+                    let read: Vec<Option<Cell>> =
+                        cells.iter().enumerate().map(|(i, c)| self.cell(c, format!("{key}[{}]", i + 1))).collect();
                     read.into_iter().collect::<Option<Vec<Cell>>>().map(PathSpec::Cells)
                 }
                 v => {
@@ -780,8 +785,7 @@ mod check {
             let max = self.int(t, prefix, "max", Optional, (i64::MIN, i64::MAX), "");
             let mut values = BTreeMap::new();
             const PATCH: &str = "a table of the fields this value changes, such as { dice = \"D4\" } (or {} for none)";
-            if let Some(table) = self.sub_table(t, prefix, "values", "a table of values, such as { BIN4 = {}, D4 = { dice = \"D4\" } }")
-            {
+            if let Some(table) = self.sub_table(t, prefix, "values", "a table of values, such as { BIN4 = {}, D4 = { dice = \"D4\" } }") {
                 for (key, patch) in table {
                     let field_name = format!("{prefix}.values.{key}");
                     match patch {
@@ -867,7 +871,14 @@ mod check {
         const THROWS: &str = "a list of tables such as [{ raw = 0, value = 4 }]";
         let throws = c.entries(t, "throws", THROWS, |c, e, field| {
             c.unknown(e, field, THROW_FIELDS);
-            let raw = c.int(e, field, "raw", Required, (0, 6), " (what the dice show: 0 to 3 with BIN3, 0 to 4 with BIN4, 1 to 4 with D4, 1 to 6 with D6)");
+            let raw = c.int(
+                e,
+                field,
+                "raw",
+                Required,
+                (0, 6),
+                " (what the dice show: 0 to 3 with BIN3, 0 to 4 with BIN4, 1 to 4 with D4, 1 to 6 with D6)",
+            );
             let value = c.int(e, field, "value", Optional, (0, 7), " (squares to move; 0 is no move)");
             let extra = c.word(e, field, "extra", Optional, EXTRAS);
             let enter = c.boolean(e, field, "enter");

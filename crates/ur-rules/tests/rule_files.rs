@@ -114,10 +114,12 @@ fn an_unfinishable_game_names_the_positions_and_the_fix() {
     let SpecError::Unfinishable { rules, positions, home, .. } = &e else { panic!("{e:?}") };
     assert_eq!((rules.as_str(), positions.as_slice(), *home), ("finkel", &[14u8][..], 15));
     // The same check guards option values given when the rules are compiled.
-    let with_d4 = BUILTIN.iter().find(|b| b.0 == "v1-simple").unwrap().1.replace(
-        "D4 = { dice = \"D4\" }",
-        "D4 = { dice = \"D4\", throws = [{ raw = 1, value = 2 }, { raw = 3, value = 2 }] }",
-    );
+    let with_d4 = BUILTIN
+        .iter()
+        .find(|b| b.0 == "v1-simple")
+        .unwrap()
+        .1
+        .replace("D4 = { dice = \"D4\" }", "D4 = { dice = \"D4\", throws = [{ raw = 1, value = 2 }, { raw = 3, value = 2 }] }");
     let e = RuleSetFile::parse(&with_d4).unwrap_err();
     assert!(e.to_string().contains("with option dice=D4") && e.to_string().contains(", 14 can never reach home (position 15)"), "{e}");
 }
@@ -207,8 +209,20 @@ fn toml_value() -> impl Strategy<Value = String> {
         any::<bool>().prop_map(|b| b.to_string()),
         "[a-zA-Z0-9_ -]{0,12}".prop_map(|s| format!("{s:?}")),
         prop::sample::select(vec![
-            "\"PATH-14\"", "\"PATH-27\"", "\"ASEB\"", "\"aseb\"", "\"standard\"", "\"BIN3\"", "\"D6\"", "\"safe\"", "\"shared\"", "\"auto\"",
-            "\"optional\"", "[]", "{}", "1979-05-27",
+            "\"PATH-14\"",
+            "\"PATH-27\"",
+            "\"ASEB\"",
+            "\"aseb\"",
+            "\"standard\"",
+            "\"BIN3\"",
+            "\"D6\"",
+            "\"safe\"",
+            "\"shared\"",
+            "\"auto\"",
+            "\"optional\"",
+            "[]",
+            "{}",
+            "1979-05-27",
         ])
         .prop_map(str::to_owned),
     ];
@@ -222,10 +236,44 @@ fn toml_value() -> impl Strategy<Value = String> {
 }
 
 const FIELD_NAMES: &[&str] = &[
-    "id", "name", "source", "summary", "sides", "pieces", "board", "path", "dark_path", "non_adjacent_steps", "dice", "throws",
-    "rosettes", "squares", "capture_extra_roll", "pot", "birds", "notes", "options", "raw", "value", "extra", "enter", "kind",
-    "extra_roll", "stop", "at", "stake", "rosette_fine", "names", "eagle_call_value", "description", "default", "values", "field",
-    "min", "max", "colour",
+    "id",
+    "name",
+    "source",
+    "summary",
+    "sides",
+    "pieces",
+    "board",
+    "path",
+    "dark_path",
+    "non_adjacent_steps",
+    "dice",
+    "throws",
+    "rosettes",
+    "squares",
+    "capture_extra_roll",
+    "pot",
+    "birds",
+    "notes",
+    "options",
+    "raw",
+    "value",
+    "extra",
+    "enter",
+    "kind",
+    "extra_roll",
+    "stop",
+    "at",
+    "stake",
+    "rosette_fine",
+    "names",
+    "eagle_call_value",
+    "description",
+    "default",
+    "values",
+    "field",
+    "min",
+    "max",
+    "colour",
 ];
 
 fn no_panic(text: &str) -> Result<(), TestCaseError> {
