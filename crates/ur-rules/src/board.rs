@@ -67,6 +67,27 @@ impl Board {
         Cell { row: self.rows - 1 - cell.row, col: cell.col }
     }
 
+    /// Whether the board has this square: inside the grid and not one of the
+    /// missing cells (`-` in the decorations).
+    pub fn contains(&self, cell: Cell) -> bool {
+        cell.row < self.rows && cell.col < self.cols && self.decoration(cell) != '-'
+    }
+
+    /// The board's shape in words, for messages: its grid and missing cells.
+    pub fn shape(&self) -> String {
+        let missing: Vec<String> = (0..self.rows)
+            .flat_map(|row| (0..self.cols).map(move |col| Cell { row, col }))
+            .filter(|&cell| !self.contains(cell))
+            .map(|cell| format!("[{}, {}]", cell.row, cell.col))
+            .collect();
+        let grid = format!("rows 0 to {} and columns 0 to {}", self.rows - 1, self.cols - 1);
+        if missing.is_empty() {
+            format!("the {} board has {grid}", self.name)
+        } else {
+            format!("the {} board has {grid}, without {}", self.name, missing.join(" "))
+        }
+    }
+
     pub fn is_rosette(&self, cell: Cell) -> bool {
         self.rosettes.contains(&cell)
     }
@@ -75,6 +96,11 @@ impl Board {
     pub fn decoration(&self, cell: Cell) -> char {
         self.decorations.get(cell.row as usize).and_then(|r| r.as_bytes().get(cell.col as usize)).map_or('.', |&b| b as char)
     }
+}
+
+/// Whether two cells are neighbours in a row or a column.
+pub fn adjacent(a: Cell, b: Cell) -> bool {
+    a.row.abs_diff(b.row) + a.col.abs_diff(b.col) == 1
 }
 
 /// The light (SOUTH) path of a named path, in order. The dark path is its mirror.
@@ -124,10 +150,6 @@ pub const PATH_NAMES: [&str; 7] = ["PATH-14", "PATH-16", "PATH-27", "PATH-27-ALT
 mod tests {
     use super::*;
 
-    fn adjacent(a: Cell, b: Cell) -> bool {
-        a.row.abs_diff(b.row) + a.col.abs_diff(b.col) == 1
-    }
-
     #[test]
     fn named_paths_have_spec_lengths_and_are_orthogonal_chains() {
         let lengths = [14, 16, 27, 27, 23, 23, 16];
@@ -136,6 +158,27 @@ mod tests {
             assert_eq!(p.len(), len, "{name}");
             assert!(p.windows(2).all(|w| adjacent(w[0], w[1])), "{name} not a chain");
         }
+    }
+
+    #[test]
+    fn named_paths_stay_on_their_boards_and_their_mirrors() {
+        for name in PATH_NAMES {
+            let board = Board::named(if name == "ASEB" { "aseb" } else { "standard" }).unwrap();
+            for cell in named_path(name).unwrap() {
+                assert!(board.contains(cell) && board.contains(board.mirror(cell)), "{name}: {cell:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_standard_board_has_twenty_squares() {
+        let board = Board::named("standard").unwrap();
+        let n = (0..4).flat_map(|row| (0..9).map(move |col| c(row, col))).filter(|&cell| board.contains(cell)).count();
+        assert_eq!(n, 20);
+        assert!(!board.contains(c(2, 5)) && board.contains(c(2, 6)));
+        assert!(board.shape().contains("[2, 5]"), "{}", board.shape());
+        let aseb = Board::named("aseb").unwrap();
+        assert_eq!((0..3).flat_map(|row| (0..12).map(move |col| c(row, col))).filter(|&cell| aseb.contains(cell)).count(), 20);
     }
 
     #[test]

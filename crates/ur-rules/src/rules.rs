@@ -1,8 +1,8 @@
 //! Compiled rules: the tables move generation works from.
 
-use crate::board::{named_path, Board, Cell};
+use crate::board::{adjacent, named_path, Board, Cell, PATH_NAMES};
 use crate::dice::{DiceModel, Extra, Throw};
-use crate::spec::{Options, PathSpec, PotSpec, RaceSpec, RuleSetFile, SpecError, SquareKind};
+use crate::spec::{Options, PathSpec, PotSpec, Problem, RaceSpec, RuleSetFile, SpecError, SquareKind};
 use crate::Side;
 
 /// Longest supported path (positions 1..=MAX_PATH; MAX_PATH + 1 is off).
@@ -90,24 +90,8 @@ impl Rules {
     fn compile(spec: RaceSpec, options: Options) -> Result<Rules, SpecError> {
         let id = spec.id.clone();
         let invalid = |field: &str, problem: String| SpecError::Invalid { rules: id.clone(), field: field.into(), problem };
-        let board = Board::named(&spec.board)
-            .ok_or_else(|| invalid("board", format!("unknown board '{}'; use \"standard\" or \"aseb\"", spec.board)))?;
-        let light = resolve_path(&spec.path).map_err(|p| invalid("path", p))?;
-        let dark = match &spec.dark_path {
-            Some(p) => resolve_path(p).map_err(|p| invalid("dark_path", p))?,
-            None => light.iter().map(|&c| board.mirror(c)).collect(),
-        };
-        if light.len() != dark.len() {
-            return Err(invalid("dark_path", "must have as many squares as path".into()));
-        }
-        if light.is_empty() || light.len() > MAX_PATH {
-            return Err(invalid("path", format!("length {} is not in 1..={MAX_PATH}", light.len())));
-        }
-        for cell in light.iter().chain(&dark) {
-            if cell.row >= board.rows || cell.col >= board.cols {
-                return Err(invalid("path", format!("cell [{}, {}] is off the {} board", cell.row, cell.col, board.name)));
-            }
-        }
+        let problems = |problems: Vec<Problem>| SpecError::Problems { rules: id.clone(), problems };
+        let (board, light, dark) = check_geometry(&spec).map_err(problems)?;
         let mut squares: Vec<Cell> = light.iter().chain(&dark).copied().collect();
         squares.sort();
         squares.dedup();
@@ -141,8 +125,18 @@ impl Rules {
             options,
             spec,
         };
+        let mut found = Vec::new();
         for (side, path) in [(Side::Light, &light), (Side::Dark, &dark)] {
-            rules.index_path(side, path).map_err(|p| invalid("path", p))?;
+            if let Err(p) = rules.index_path(side, path) {
+                found.push(Problem::new(if side == Side::Dark && rules.spec.dark_path.is_some() { "dark_path" } else { "path" }, p));
+            }
+        }
+        match build_throws(&rules.spec) {
+            Ok(throws) => rules.throws = throws,
+            Err(mut p) => found.append(&mut p),
+        }
+        if !found.is_empty() {
+            return Err(problems(found));
         }
         for (i, k) in rules.kinds.iter().enumerate() {
             if *k != SquareKind::Shared {
@@ -172,8 +166,8 @@ impl Rules {
                 rules.stop_block[s][v] = (1..v).fold(0, |m, k| m | rules.stop_mask[s] << k);
             }
         }
-        rules.throws = build_throws(&rules.spec).map_err(|p| invalid("throws", p))?;
         rules.eagle_call = rules.check_birds().map_err(|p| invalid("birds", p))?;
+        rules.check_finishable()?;
         Ok(rules)
     }
 
@@ -189,7 +183,10 @@ impl Rules {
             } else if slot[1] == 0 {
                 slot[1] = pos;
             } else {
-                return Err(format!("square [{}, {}] is visited more than twice", cell.row, cell.col));
+                return Err(format!(
+                    "square [{}, {}] is visited more than twice; a path may cross a square at most twice",
+                    cell.row, cell.col
+                ));
             }
             if self.board.is_rosette(*cell) {
                 self.rosette_mask[s] |= 1 << pos;
@@ -212,6 +209,72 @@ impl Rules {
             return Err(format!("eagle_call_value {call} cannot be thrown with {}", self.spec.dice.name()));
         }
         Ok(call)
+    }
+
+    /// Refuses rules in which a piece somewhere can never come home, so a
+    /// game could run forever: for every path position (and the reserve),
+    /// some sequence of throws must reach home (L + 1) exactly (bearing off
+    /// takes the exact throw), never passing over a compulsory stop.
+    /// Entering uses only the throws that may enter (any throw places a
+    /// named bird).
+    fn check_finishable(&self) -> Result<(), SpecError> {
+        let home = self.len + 1;
+        let mut values: Vec<u8> = self.throws.iter().map(|t| t.value).filter(|&v| v > 0).collect();
+        values.sort_unstable();
+        values.dedup();
+        let mut entering: Vec<u8> =
+            self.throws.iter().filter(|t| t.value > 0 && (t.enter || self.named_pieces())).map(|t| t.value).collect();
+        entering.sort_unstable();
+        entering.dedup();
+        let mut stuck = Vec::new();
+        for side in Side::BOTH {
+            let mut home_from = [false; MAX_PATH + 2];
+            home_from[home as usize] = true;
+            for from in (0..=self.len).rev() {
+                let moves = if from == 0 { &entering } else { &values };
+                home_from[from as usize] = moves.iter().any(|&v| {
+                    let to = from + v;
+                    to <= home && home_from[to as usize] && !self.stops_between(side, from, to)
+                });
+                if !home_from[from as usize] && !stuck.contains(&from) {
+                    stuck.push(from);
+                }
+            }
+        }
+        if stuck.is_empty() {
+            return Ok(());
+        }
+        stuck.sort_unstable();
+        let list = |v: &[u8]| v.iter().map(u8::to_string).collect::<Vec<_>>().join(", ");
+        let mut detail = if values.is_empty() {
+            "no throw moves a piece".to_owned()
+        } else {
+            format!("bearing off takes the exact throw, and the throws move {}", list(&values))
+        };
+        if stuck == [0] {
+            detail = if entering.is_empty() {
+                "no throw may bring a piece onto the board".to_owned()
+            } else {
+                format!("{detail}; the throws that enter move {}", list(&entering))
+            };
+        }
+        let fix = if values.is_empty() {
+            "give some throw a move value above 0 in `throws`".to_owned()
+        } else if !values.contains(&1) {
+            "let some throw move 1 square (for example throws = [{ raw = 1, value = 1 }]), \
+             or change the path length or the throws so that every square is an exact number of throws from home"
+                .to_owned()
+        } else if stuck == [0] && entering.is_empty() {
+            "let some throw enter (enter = true in `throws`)".to_owned()
+        } else if stuck == [0] && entering[0] > home {
+            format!(
+                "let a throw of at most {home} enter (enter = true in `throws`), or make the path at least {} squares long",
+                entering[0] - 1
+            )
+        } else {
+            "change the throws, the path or the compulsory stops (rosettes.stop) so that no stop bars every way home".to_owned()
+        };
+        Err(SpecError::Unfinishable { rules: self.spec.id.clone(), positions: stuck, home, detail, fix })
     }
 
     /// The rule set's id.
@@ -326,27 +389,112 @@ impl Rules {
 
 fn resolve_path(spec: &PathSpec) -> Result<Vec<Cell>, String> {
     match spec {
-        PathSpec::Named(name) => {
-            named_path(name).ok_or_else(|| format!("unknown path '{name}'; use one of {}", crate::board::PATH_NAMES.join(", ")))
-        }
+        PathSpec::Named(name) => named_path(name).ok_or_else(|| format!("unknown path '{name}'; use one of {}", PATH_NAMES.join(", "))),
         PathSpec::Cells(cells) => Ok(cells.clone()),
     }
 }
 
-fn build_throws(spec: &RaceSpec) -> Result<Vec<Throw>, String> {
+/// The board and both paths, each square on the board and each step to a
+/// neighbouring square (unless `non_adjacent_steps`); every problem found.
+fn check_geometry(spec: &RaceSpec) -> Result<(Board, Vec<Cell>, Vec<Cell>), Vec<Problem>> {
+    let mut problems = Vec::new();
+    let board = Board::named(&spec.board);
+    if board.is_none() {
+        problems.push(Problem::new("board", format!("unknown board '{}'; use \"standard\" or \"aseb\"", spec.board)));
+    }
+    let mut read = |field: &str, path: &PathSpec| resolve_path(path).map_err(|p| problems.push(Problem::new(field, p))).ok();
+    let light = read("path", &spec.path);
+    let dark = spec.dark_path.as_ref().map(|p| read("dark_path", p));
+    let (Some(board), Some(light)) = (board, light) else { return Err(problems) };
+    let mut cells_ok = check_path(&board, "path", &light, spec.non_adjacent_steps, &mut problems);
+    if light.is_empty() || light.len() > MAX_PATH {
+        problems.push(Problem::new("path", format!("has {} squares; allowed: 1 to {MAX_PATH}", light.len())));
+    }
+    let dark = match dark {
+        Some(Some(dark)) => {
+            cells_ok &= check_path(&board, "dark_path", &dark, spec.non_adjacent_steps, &mut problems);
+            if dark.len() != light.len() {
+                let message = format!("has {} squares but path has {}; both sides need paths of the same length", dark.len(), light.len());
+                problems.push(Problem::new("dark_path", message));
+            }
+            dark
+        }
+        Some(None) => Vec::new(),
+        None if cells_ok => light.iter().map(|&c| board.mirror(c)).collect(),
+        None => Vec::new(),
+    };
+    if cells_ok {
+        for (i, sq) in spec.squares.iter().enumerate() {
+            let field = format!("squares[{}].at", i + 1);
+            let cell = format!("[{}, {}]", sq.at.row, sq.at.col);
+            if !board.contains(sq.at) {
+                problems.push(Problem::new(field, format!("{cell} is not a square of the board ({})", board.shape())));
+            } else if !light.contains(&sq.at) && !dark.contains(&sq.at) {
+                problems.push(Problem::new(field, format!("{cell} is on neither side's path, so its kind would change nothing")));
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok((board, light, dark))
+    } else {
+        Err(problems)
+    }
+}
+
+/// Checks one path's squares and steps; whether every square is on the board.
+fn check_path(board: &Board, field: &str, path: &[Cell], non_adjacent: bool, problems: &mut Vec<Problem>) -> bool {
+    let name = |i: usize| format!("square {} of the path, [{}, {}],", i + 1, path[i].row, path[i].col);
+    let mut on_board = true;
+    for (i, &cell) in path.iter().enumerate() {
+        if !board.contains(cell) {
+            on_board = false;
+            problems.push(Problem::new(field, format!("{} is not on the board ({})", name(i), board.shape())));
+        }
+    }
+    if !non_adjacent {
+        for i in 1..path.len() {
+            if !adjacent(path[i - 1], path[i]) {
+                let message = format!(
+                    "{} does not follow {} (a step goes to the next square in a row or column); \
+                     fix the path, or set non_adjacent_steps = true if the jump is intended",
+                    name(i),
+                    name(i - 1).trim_end_matches(',')
+                );
+                problems.push(Problem::new(field, message));
+            }
+        }
+    }
+    on_board
+}
+
+/// The throw of every raw outcome; every problem found.
+fn build_throws(spec: &RaceSpec) -> Result<Vec<Throw>, Vec<Problem>> {
     let outcomes = spec.dice.outcomes();
     let mut throws: Vec<Throw> = outcomes.iter().map(|&(raw, _)| Throw { raw, value: raw, extra: Extra::None, enter: true }).collect();
-    for t in &spec.throws {
-        let slot = throws
-            .iter_mut()
-            .find(|x| x.raw == t.raw)
-            .ok_or_else(|| format!("raw outcome {} cannot be thrown with {}", t.raw, spec.dice.name()))?;
+    let mut problems = Vec::new();
+    for (i, t) in spec.throws.iter().enumerate() {
+        let field = format!("throws[{}].raw", i + 1);
+        if let Some(j) = spec.throws[..i].iter().position(|u| u.raw == t.raw) {
+            problems.push(Problem::new(field, format!("raw outcome {} is given twice (also in throws[{}])", t.raw, j + 1)));
+            continue;
+        }
+        let Some(slot) = throws.iter_mut().find(|x| x.raw == t.raw) else {
+            let shows: Vec<String> = outcomes.iter().map(|o| o.0.to_string()).collect();
+            let message = format!("raw outcome {} cannot be thrown with {} (it shows {})", t.raw, spec.dice.name(), shows.join(", "));
+            problems.push(Problem::new(field, message));
+            continue;
+        };
         slot.value = t.value.unwrap_or(slot.value);
         if slot.value > MAX_THROW {
-            return Err(format!("raw outcome {} moves {}; at most {MAX_THROW} squares are supported", t.raw, slot.value));
+            let message = format!("raw outcome {} moves {}; at most {MAX_THROW} squares are supported", t.raw, slot.value);
+            problems.push(Problem::new(format!("throws[{}].value", i + 1), message));
         }
         slot.extra = t.extra;
         slot.enter = t.enter.unwrap_or(true);
     }
-    Ok(throws)
+    if problems.is_empty() {
+        Ok(throws)
+    } else {
+        Err(problems)
+    }
 }

@@ -3,6 +3,11 @@
 //! A rule-set file is a base description plus named options. Each option value
 //! is a patch (a TOML table) merged over the base before it is read, so an
 //! option can change any field: the dice, the path, a square's kind.
+//!
+//! Every field is type-checked by hand (see [`check`]) so that a file with
+//! several mistakes is refused with one error naming each of them; the board,
+//! path and throws are then checked when the rules are compiled
+//! ([`crate::Rules::from_file`]).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -97,6 +102,10 @@ pub struct RaceSpec {
     pub path: PathSpec,
     /// The dark path; absent means the light path mirrored.
     pub dark_path: Option<PathSpec>,
+    /// Whether a path may step between squares that are not neighbours in a
+    /// row or column (no built-in rule set does; the check catches typos).
+    #[serde(default)]
+    pub non_adjacent_steps: bool,
     pub dice: DiceModel,
     #[serde(default)]
     pub throws: Vec<ThrowSpec>,
@@ -189,6 +198,51 @@ impl OptionSpec {
     }
 }
 
+/// One problem found in a rule-set file: the field and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The field, dotted for tables (`rosettes.kind`), with list entries
+    /// counted from 1 (`throws[2].value`).
+    pub field: String,
+    /// What is wrong and what is allowed, in plain words.
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Problem {
+        Problem { field: field.into(), message: message.into() }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "field '{}': {}", self.field, self.message)
+    }
+}
+
+/// One problem on its own line, several as an indented list.
+fn problem_list(problems: &[Problem]) -> String {
+    match problems {
+        [one] => one.to_string(),
+        many => {
+            let mut text = format!("{} problems:", many.len());
+            for p in many {
+                text.push_str("\n  - ");
+                text.push_str(&p.to_string());
+            }
+            text
+        }
+    }
+}
+
+fn positions_text(positions: &[u8]) -> String {
+    let named: Vec<String> = positions.iter().map(|&p| if p == 0 { "0 (the reserve)".to_owned() } else { p.to_string() }).collect();
+    match named.as_slice() {
+        [one] => format!("a piece on position {one}"),
+        _ => format!("pieces on positions {}", named.join(", ")),
+    }
+}
+
 /// Errors in rule-set files and options.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SpecError {
@@ -202,6 +256,36 @@ pub enum SpecError {
     BadOptionValue { option: String, value: String, allowed: String },
     #[error("rule set '{rules}': field '{field}': {problem}")]
     Invalid { rules: String, field: String, problem: String },
+    /// Every problem found in a rule-set file: wrong types, unknown fields,
+    /// squares off the board, broken paths, throws the dice cannot show.
+    #[error("rule set '{rules}': {}", problem_list(.problems))]
+    Problems { rules: String, problems: Vec<Problem> },
+    /// Some path position can never reach home with the throws of the rule
+    /// set, so a game could run forever.
+    #[error(
+        "rule set '{rules}' can never be finished: {} can never reach home (position {home}); {detail}. Fix: {fix}",
+        positions_text(.positions)
+    )]
+    Unfinishable { rules: String, positions: Vec<u8>, home: u8, detail: String, fix: String },
+}
+
+impl SpecError {
+    /// The problems this error stands for, one per field.
+    pub fn problems(&self) -> Vec<Problem> {
+        match self {
+            SpecError::Problems { problems, .. } => problems.clone(),
+            SpecError::Invalid { field, problem, .. } => vec![Problem::new(field.clone(), problem.clone())],
+            SpecError::BadOptionValue { option, value, allowed } => {
+                vec![Problem::new(option.clone(), format!("cannot be '{value}'; allowed: {allowed}"))]
+            }
+            SpecError::Unfinishable { .. } => {
+                let text = self.to_string();
+                let message = text.split_once(": ").map_or(text.as_str(), |(_, m)| m).to_owned();
+                vec![Problem::new("throws", message)]
+            }
+            other => vec![Problem::new("(file)", other.to_string())],
+        }
+    }
 }
 
 /// A rule-set file: the base rules and the options that patch them.
@@ -214,28 +298,50 @@ pub struct RuleSetFile {
 }
 
 impl RuleSetFile {
-    /// Parses a rule-set file.
+    /// Parses and checks a rule-set file: every field, the board, the paths,
+    /// the throws and whether a game can always be finished, with the
+    /// default options and with each value of each option.
     ///
     /// # Errors
-    /// A TOML syntax error, or a missing or malformed field, names the field.
+    /// A TOML syntax error ([`SpecError::Toml`]); otherwise one error naming
+    /// every problem found ([`SpecError::Problems`]), or the one problem
+    /// when there is only one (an unfinishable game is
+    /// [`SpecError::Unfinishable`]).
     pub fn parse(text: &str) -> Result<Self, SpecError> {
         let mut base: toml::Table = text.parse().map_err(|e: toml::de::Error| SpecError::Toml(e.to_string()))?;
+        let mut c = check::Checker::default();
         let options = match base.remove("options") {
             None => Vec::new(),
-            Some(v) => Vec::<OptionSpec>::deserialize(v).map_err(|e| SpecError::Toml(format!("in [[options]]: {e}")))?,
+            Some(v) => c.options(&v),
         };
-        let text_field = |k: &str| -> Result<String, SpecError> {
-            base.get(k).and_then(|v| v.as_str()).map(str::to_owned).ok_or_else(|| SpecError::Invalid {
-                rules: "?".into(),
-                field: k.into(),
-                problem: "missing (a string is required)".into(),
-            })
-        };
-        let id = text_field("id")?;
-        let name = text_field("name")?;
+        let id = base.get("id").and_then(toml::Value::as_str).unwrap_or("(no id)").to_owned();
+        let name = base.get("name").and_then(toml::Value::as_str).unwrap_or_default().to_owned();
         let file = RuleSetFile { base, id, name, options };
-        file.resolve(&Options::new())?; // the defaults must give valid rules
-        Ok(file)
+        let mut problems = c.problems;
+        let mut default_error = None;
+        if let Err(e) = crate::Rules::from_file(&file, &Options::new()) {
+            problems.extend(e.problems());
+            default_error = Some(e);
+        }
+        if problems.is_empty() {
+            for opt in &file.options {
+                for value in opt.tried_values() {
+                    if value == opt.default {
+                        continue;
+                    }
+                    let given = Options::from([(opt.name.clone(), value.clone())]);
+                    if let Err(e) = crate::Rules::from_file(&file, &given) {
+                        let with = |p: Problem| Problem::new(p.field, format!("{} (with option {}={value})", p.message, opt.name));
+                        problems.extend(e.problems().into_iter().map(with));
+                    }
+                }
+            }
+        }
+        match (problems.len(), default_error) {
+            (0, _) => Ok(file),
+            (1, Some(e)) => Err(e),
+            _ => Err(SpecError::Problems { rules: file.id, problems }),
+        }
     }
 
     /// The built-in rule set with this id.
@@ -261,7 +367,7 @@ impl RuleSetFile {
     /// An unknown option name.
     pub fn full_options(&self, given: &Options) -> Result<Options, SpecError> {
         let mut all: Options = self.options.iter().map(|o| (o.name.clone(), o.default.clone())).collect();
-        all.insert("pieces".into(), OptionValue::Int(self.base.get("pieces").and_then(|v| v.as_integer()).unwrap_or(7)));
+        all.insert("pieces".into(), OptionValue::Int(self.base.get("pieces").and_then(|v| v.as_integer()).unwrap_or(DEFAULT_PIECES)));
         for (k, v) in given {
             if !all.contains_key(k) {
                 return Err(SpecError::UnknownOption { rules: self.id.clone(), option: k.clone(), known: self.option_names() });
@@ -280,7 +386,8 @@ impl RuleSetFile {
     /// Applies options to the base rules and reads the result.
     ///
     /// # Errors
-    /// An unknown option or value, or rules that are not valid after patching.
+    /// An unknown option or value, or rules that are not valid after patching
+    /// ([`SpecError::Problems`] names every field at fault).
     pub fn resolve(&self, given: &Options) -> Result<RaceSpec, SpecError> {
         let all = self.full_options(given)?;
         let mut table = self.base.clone();
@@ -288,16 +395,42 @@ impl RuleSetFile {
             let value = &all[&opt.name];
             merge(&mut table, &patch_for(opt, value)?);
         }
-        let pieces = match &all["pieces"] {
-            OptionValue::Int(n) if (1..=15).contains(n) => *n,
-            v => return Err(SpecError::BadOptionValue { option: "pieces".into(), value: v.to_string(), allowed: "integer 1..=15".into() }),
-        };
-        table.insert("pieces".into(), toml::Value::Integer(pieces));
-        RaceSpec::deserialize(toml::Value::Table(table)).map_err(|e| SpecError::Invalid {
-            rules: self.id.clone(),
-            field: "(rules)".into(),
-            problem: e.to_string().trim().to_owned(),
-        })
+        // The base's own `pieces` is checked with the other fields; a value
+        // given as an option is checked here.
+        match given.get("pieces") {
+            None => {}
+            Some(OptionValue::Int(n)) if (1..=i64::from(MAX_PIECES)).contains(n) => {
+                table.insert("pieces".into(), toml::Value::Integer(*n));
+            }
+            Some(v) => {
+                return Err(SpecError::BadOptionValue {
+                    option: "pieces".into(),
+                    value: v.to_string(),
+                    allowed: format!("integer 1..={MAX_PIECES}"),
+                })
+            }
+        }
+        check::race(&table).map_err(|problems| SpecError::Problems { rules: self.id.clone(), problems })
+    }
+}
+
+/// Pieces per side when a file does not say.
+pub const DEFAULT_PIECES: i64 = 7;
+/// Most pieces per side.
+pub const MAX_PIECES: u8 = 15;
+
+impl OptionSpec {
+    /// The values [`RuleSetFile::parse`] tries: every value of a value
+    /// option; the default and bounds of a numeric one.
+    fn tried_values(&self) -> Vec<OptionValue> {
+        if self.field.is_some() {
+            let mut v = vec![self.default.clone()];
+            v.extend([self.min, self.max].into_iter().flatten().map(OptionValue::Int));
+            v.dedup();
+            v
+        } else {
+            self.values.keys().map(|k| OptionValue::parse(k)).collect()
+        }
     }
 }
 
@@ -354,6 +487,460 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("regency-british-museum", include_str!("../../../rulesets/regency-british-museum.toml")),
     ("regency-bell", include_str!("../../../rulesets/regency-bell.toml")),
 ];
+
+/// The hand-written reader of rule-set tables: every field is type-checked
+/// and every problem is collected, so one error can list them all.
+mod check {
+    use std::collections::BTreeMap;
+
+    use toml::{Table, Value};
+
+    use super::{
+        BirdSpec, OptionSpec, OptionValue, PathSpec, PotSpec, Problem, RaceSpec, RosetteSpec, SquareKind, SquareSpec, ThrowSpec, MAX_PIECES,
+    };
+    use crate::board::{Cell, PATH_NAMES};
+    use crate::dice::{DiceModel, Extra};
+
+    /// The fields of a race rule-set file (`options` is read apart).
+    pub const RACE_FIELDS: &[&str] = &[
+        "id",
+        "name",
+        "source",
+        "summary",
+        "sides",
+        "pieces",
+        "board",
+        "path",
+        "dark_path",
+        "non_adjacent_steps",
+        "dice",
+        "throws",
+        "rosettes",
+        "squares",
+        "capture_extra_roll",
+        "pot",
+        "birds",
+        "notes",
+        "options",
+    ];
+    const THROW_FIELDS: &[&str] = &["raw", "value", "extra", "enter"];
+    const ROSETTE_FIELDS: &[&str] = &["kind", "extra_roll", "stop"];
+    const SQUARE_FIELDS: &[&str] = &["at", "kind"];
+    const POT_FIELDS: &[&str] = &["stake", "rosette_fine"];
+    const BIRD_FIELDS: &[&str] = &["names", "eagle_call_value"];
+    const OPTION_FIELDS: &[&str] = &["name", "description", "default", "values", "field", "min", "max"];
+    /// Fields an option's patch may not change.
+    const FIXED_FIELDS: &[&str] = &["id", "pieces", "options"];
+
+    const DICE: &[(&str, DiceModel)] =
+        &[("BIN3", DiceModel::Bin3), ("BIN4", DiceModel::Bin4), ("D4", DiceModel::D4), ("D6", DiceModel::D6)];
+    const KINDS: &[(&str, SquareKind)] = &[("plain", SquareKind::Plain), ("safe", SquareKind::Safe), ("shared", SquareKind::Shared)];
+    const EXTRAS: &[(&str, Extra)] = &[("none", Extra::None), ("optional", Extra::Optional), ("auto", Extra::Auto)];
+
+    const CELL: &str = "a square as [row, column], two whole numbers such as [2, 3]";
+
+    /// What a value is, in plain words, for messages.
+    pub fn found(v: &Value) -> String {
+        let short = |text: String| {
+            if text.chars().count() > 40 {
+                format!("{}...", text.chars().take(40).collect::<String>())
+            } else {
+                text
+            }
+        };
+        match v {
+            Value::String(s) => format!("the text {}", short(format!("{s:?}"))),
+            Value::Integer(i) => format!("the number {i}"),
+            Value::Float(x) => format!("the decimal number {x}"),
+            Value::Boolean(b) => format!("{b} (a yes/no value)"),
+            Value::Datetime(d) => format!("the date {d}"),
+            Value::Array(_) => format!("a list ({})", short(v.to_string())),
+            Value::Table(_) => "a table".to_owned(),
+        }
+    }
+
+    fn join(prefix: &str, key: &str) -> String {
+        if prefix.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{prefix}.{key}")
+        }
+    }
+
+    fn quoted(words: &[&str]) -> String {
+        words.iter().map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(", ")
+    }
+
+    /// Whether a field must be given.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Need {
+        Required,
+        Optional,
+    }
+    use Need::{Optional, Required};
+
+    #[derive(Default)]
+    pub struct Checker {
+        pub problems: Vec<Problem>,
+    }
+
+    impl Checker {
+        fn wrong(&mut self, field: String, v: &Value, allowed: &str) {
+            self.problems.push(Problem::new(field, format!("found {}; allowed: {allowed}", found(v))));
+        }
+
+        fn missing(&mut self, field: String, allowed: &str) {
+            self.problems.push(Problem::new(field, format!("missing; it must be given as {allowed}")));
+        }
+
+        fn unknown(&mut self, t: &Table, prefix: &str, known: &[&str]) {
+            for key in t.keys().filter(|k| !known.contains(&k.as_str())) {
+                let message = format!("unknown field `{key}`; the known fields here are: {}", known.join(", "));
+                self.problems.push(Problem::new(join(prefix, key), message));
+            }
+        }
+
+        /// The value of a field, or a problem when a required one is missing.
+        fn get<'t>(&mut self, t: &'t Table, prefix: &str, key: &str, need: Need, allowed: &str) -> Option<&'t Value> {
+            let v = t.get(key);
+            if v.is_none() && need == Required {
+                self.missing(join(prefix, key), allowed);
+            }
+            v
+        }
+
+        fn text(&mut self, t: &Table, prefix: &str, key: &str, need: Need) -> Option<String> {
+            const ALLOWED: &str = "a text in quotes";
+            match self.get(t, prefix, key, need, ALLOWED)? {
+                Value::String(s) => Some(s.clone()),
+                v => {
+                    self.wrong(join(prefix, key), v, ALLOWED);
+                    None
+                }
+            }
+        }
+
+        fn int(&mut self, t: &Table, prefix: &str, key: &str, need: Need, range: (i64, i64), what: &str) -> Option<i64> {
+            let allowed = format!("a whole number from {} to {}{what}", range.0, range.1);
+            let v = self.get(t, prefix, key, need, &allowed)?;
+            match v {
+                Value::Integer(i) if (range.0..=range.1).contains(i) => Some(*i),
+                v => {
+                    self.wrong(join(prefix, key), v, &allowed);
+                    None
+                }
+            }
+        }
+
+        fn boolean(&mut self, t: &Table, prefix: &str, key: &str) -> Option<bool> {
+            match t.get(key)? {
+                Value::Boolean(b) => Some(*b),
+                v => {
+                    self.wrong(join(prefix, key), v, "true or false");
+                    None
+                }
+            }
+        }
+
+        fn word<T: Copy>(&mut self, t: &Table, prefix: &str, key: &str, need: Need, words: &[(&str, T)]) -> Option<T> {
+            let names: Vec<&str> = words.iter().map(|w| w.0).collect();
+            let allowed = format!("one of {}", quoted(&names));
+            let v = self.get(t, prefix, key, need, &allowed)?;
+            if let Some(found) = v.as_str().and_then(|s| words.iter().find(|w| w.0 == s)) {
+                return Some(found.1);
+            }
+            self.wrong(join(prefix, key), v, &allowed);
+            None
+        }
+
+        fn list<'t>(&mut self, t: &'t Table, prefix: &str, key: &str, allowed: &str) -> Option<&'t Vec<Value>> {
+            match t.get(key)? {
+                Value::Array(a) => Some(a),
+                v => {
+                    self.wrong(join(prefix, key), v, allowed);
+                    None
+                }
+            }
+        }
+
+        fn texts(&mut self, t: &Table, prefix: &str, key: &str, need: Need) -> Option<Vec<String>> {
+            const ALLOWED: &str = "a list of texts in quotes, such as [\"a\", \"b\"]";
+            self.get(t, prefix, key, need, ALLOWED)?;
+            let list = self.list(t, prefix, key, ALLOWED)?;
+            let mut out = Vec::new();
+            for (i, v) in list.iter().enumerate() {
+                match v {
+                    Value::String(s) => out.push(s.clone()),
+                    v => self.wrong(format!("{}[{}]", join(prefix, key), i + 1), v, "a text in quotes"),
+                }
+            }
+            (out.len() == list.len()).then_some(out)
+        }
+
+        fn sub_table<'t>(&mut self, t: &'t Table, prefix: &str, key: &str, allowed: &str) -> Option<&'t Table> {
+            match t.get(key)? {
+                Value::Table(sub) => Some(sub),
+                v => {
+                    self.wrong(join(prefix, key), v, allowed);
+                    None
+                }
+            }
+        }
+
+        /// The entries of a list of tables (`[[squares]]`), each read by `read`.
+        fn entries<T>(
+            &mut self,
+            t: &Table,
+            key: &str,
+            allowed: &str,
+            mut read: impl FnMut(&mut Self, &Table, &str) -> Option<T>,
+        ) -> Option<Vec<T>> {
+            let list = self.list(t, "", key, allowed)?;
+            let mut out = Vec::new();
+            for (i, v) in list.iter().enumerate() {
+                let field = format!("{key}[{}]", i + 1);
+                match v {
+                    Value::Table(entry) => out.extend(read(self, entry, &field)),
+                    v => self.wrong(field, v, allowed),
+                }
+            }
+            (out.len() == list.len()).then_some(out)
+        }
+
+        fn cell(&mut self, v: &Value, field: String) -> Option<Cell> {
+            let pair = v.as_array().filter(|a| a.len() == 2).and_then(|a| {
+                let part = |x: &Value| x.as_integer().and_then(|i| u8::try_from(i).ok());
+                Some(Cell { row: part(&a[0])?, col: part(&a[1])? })
+            });
+            if pair.is_none() {
+                self.wrong(field, v, CELL);
+            }
+            pair
+        }
+
+        fn path(&mut self, t: &Table, key: &str, need: Need) -> Option<PathSpec> {
+            let allowed = format!("a path name (one of {}) or a list of squares such as [[2, 3], [2, 2]]", quoted(&PATH_NAMES));
+            match self.get(t, "", key, need, &allowed)? {
+                Value::String(name) => Some(PathSpec::Named(name.clone())),
+                Value::Array(cells) => {
+                    let read: Vec<Option<Cell>> =
+                        cells.iter().enumerate().map(|(i, c)| self.cell(c, format!("{key}[{}]", i + 1))).collect();
+                    read.into_iter().collect::<Option<Vec<Cell>>>().map(PathSpec::Cells)
+                }
+                v => {
+                    self.wrong(key.to_owned(), v, &allowed);
+                    None
+                }
+            }
+        }
+
+        /// Reads the `[[options]]` list; options with problems are left out
+        /// (their problems are recorded).
+        pub fn options(&mut self, v: &Value) -> Vec<OptionSpec> {
+            const ALLOWED: &str = "a list of [[options]] tables";
+            let Value::Array(list) = v else {
+                self.wrong("options".into(), v, ALLOWED);
+                return Vec::new();
+            };
+            let mut out: Vec<OptionSpec> = Vec::new();
+            for (i, v) in list.iter().enumerate() {
+                let prefix = format!("options[{}]", i + 1);
+                let Value::Table(t) = v else {
+                    self.wrong(prefix, v, "a table with name, description, default and values (or field, min and max)");
+                    continue;
+                };
+                let before = self.problems.len();
+                if let Some(opt) = self.option(t, &prefix) {
+                    if out.iter().any(|o| o.name == opt.name) {
+                        self.problems.push(Problem::new(join(&prefix, "name"), format!("option '{}' is given twice", opt.name)));
+                    } else if self.problems.len() == before {
+                        out.push(opt);
+                    }
+                }
+            }
+            out
+        }
+
+        fn option(&mut self, t: &Table, prefix: &str) -> Option<OptionSpec> {
+            self.unknown(t, prefix, OPTION_FIELDS);
+            let name = self.text(t, prefix, "name", Required);
+            if name.as_deref() == Some("pieces") {
+                let message = "'pieces' is an option of every rule set already; give the default as the top-level field pieces = N";
+                self.problems.push(Problem::new(join(prefix, "name"), message));
+            }
+            let description = self.text(t, prefix, "description", Required);
+            const DEFAULT: &str = "true, false, a whole number or a text";
+            let default = match self.get(t, prefix, "default", Required, DEFAULT) {
+                None => None,
+                Some(Value::Boolean(b)) => Some(OptionValue::Bool(*b)),
+                Some(Value::Integer(i)) => Some(OptionValue::Int(*i)),
+                Some(Value::String(s)) => Some(OptionValue::Text(s.clone())),
+                Some(v) => {
+                    self.wrong(join(prefix, "default"), v, DEFAULT);
+                    None
+                }
+            };
+            let field = self.text(t, prefix, "field", Optional);
+            let min = self.int(t, prefix, "min", Optional, (i64::MIN, i64::MAX), "");
+            let max = self.int(t, prefix, "max", Optional, (i64::MIN, i64::MAX), "");
+            let mut values = BTreeMap::new();
+            const PATCH: &str = "a table of the fields this value changes, such as { dice = \"D4\" } (or {} for none)";
+            if let Some(table) = self.sub_table(t, prefix, "values", "a table of values, such as { BIN4 = {}, D4 = { dice = \"D4\" } }") {
+                for (key, patch) in table {
+                    let field_name = format!("{prefix}.values.{key}");
+                    match patch {
+                        Value::Table(p) => {
+                            for fixed in FIXED_FIELDS.iter().filter(|f| p.contains_key(**f)) {
+                                let message = format!("an option may not change '{fixed}'");
+                                self.problems.push(Problem::new(field_name.clone(), message));
+                            }
+                            values.insert(key.clone(), p.clone());
+                        }
+                        v => self.wrong(field_name, v, PATCH),
+                    }
+                }
+            }
+            let (name, description, default) = (name?, description?, default?);
+            match (&field, values.is_empty()) {
+                (None, true) => {
+                    let message = "an option needs `values` (the fields each value changes) or `field` (the number field it sets)";
+                    self.problems.push(Problem::new(prefix.to_owned(), message));
+                }
+                (Some(_), false) => {
+                    let message = "an option has either `values` or `field` (with min and max), not both";
+                    self.problems.push(Problem::new(prefix.to_owned(), message));
+                }
+                (None, false) => {
+                    if !values.contains_key(&default.to_string()) {
+                        let known: Vec<&str> = values.keys().map(String::as_str).collect();
+                        let message = format!("'{default}' is not one of the option's values ({})", known.join(", "));
+                        self.problems.push(Problem::new(join(prefix, "default"), message));
+                    }
+                }
+                (Some(f), true) => {
+                    if f == "pieces" || FIXED_FIELDS.contains(&f.split('.').next().unwrap_or_default()) {
+                        self.problems.push(Problem::new(join(prefix, "field"), format!("an option may not set '{f}'")));
+                    }
+                    let in_range = |n: i64| min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m);
+                    match default {
+                        OptionValue::Int(n) if in_range(n) => {}
+                        _ => {
+                            let allowed = format!("a whole number from {} to {}", min.unwrap_or(0), max.unwrap_or(i64::MAX));
+                            let message = format!("'{default}' is not allowed; allowed: {allowed}");
+                            self.problems.push(Problem::new(join(prefix, "default"), message));
+                        }
+                    }
+                }
+            }
+            Some(OptionSpec { name, description, default, values, field, min, max })
+        }
+    }
+
+    /// Reads a race rule set's table (options already applied), checking
+    /// every field.
+    ///
+    /// # Errors
+    /// Every problem found.
+    pub fn race(t: &Table) -> Result<RaceSpec, Vec<Problem>> {
+        let mut c = Checker::default();
+        c.unknown(t, "", RACE_FIELDS);
+        let id = c.text(t, "", "id", Required);
+        let name = c.text(t, "", "name", Required);
+        let source = c.text(t, "", "source", Required);
+        let summary = c.text(t, "", "summary", Required);
+        let sides = match c.texts(t, "", "sides", Optional) {
+            Some(names) => match <[String; 2]>::try_from(names) {
+                Ok(pair) => Some(pair),
+                Err(names) => {
+                    let message = format!("found {} names; allowed: a list of two names, light's then dark's", names.len());
+                    c.problems.push(Problem::new("sides", message));
+                    None
+                }
+            },
+            None => Some(super::default_sides()),
+        };
+        let pieces = match t.get("pieces") {
+            None => Some(super::DEFAULT_PIECES as u8),
+            Some(_) => c.int(t, "", "pieces", Required, (1, i64::from(MAX_PIECES)), " (pieces per side)").map(|n| n as u8),
+        };
+        let board = c.text(t, "", "board", Required);
+        let path = c.path(t, "path", Required);
+        let dark_path = c.path(t, "dark_path", Optional);
+        let non_adjacent_steps = c.boolean(t, "", "non_adjacent_steps").unwrap_or(false);
+        let dice = c.word(t, "", "dice", Required, DICE);
+        const THROWS: &str = "a list of tables such as [{ raw = 0, value = 4 }]";
+        let throws = c.entries(t, "throws", THROWS, |c, e, field| {
+            c.unknown(e, field, THROW_FIELDS);
+            let raw = c.int(
+                e,
+                field,
+                "raw",
+                Required,
+                (0, 6),
+                " (what the dice show: 0 to 3 with BIN3, 0 to 4 with BIN4, 1 to 4 with D4, 1 to 6 with D6)",
+            );
+            let value = c.int(e, field, "value", Optional, (0, 7), " (squares to move; 0 is no move)");
+            let extra = c.word(e, field, "extra", Optional, EXTRAS);
+            let enter = c.boolean(e, field, "enter");
+            Some(ThrowSpec { raw: raw? as u8, value: value.map(|v| v as u8), extra: extra.unwrap_or_default(), enter })
+        });
+        let rosettes = c.sub_table(t, "", "rosettes", "a table such as { kind = \"safe\", extra_roll = \"auto\" }").map(|r| {
+            c.unknown(r, "rosettes", ROSETTE_FIELDS);
+            RosetteSpec {
+                kind: c.word(r, "rosettes", "kind", Optional, KINDS).unwrap_or_default(),
+                extra_roll: c.word(r, "rosettes", "extra_roll", Optional, EXTRAS).unwrap_or_default(),
+                stop: c.boolean(r, "rosettes", "stop").unwrap_or(false),
+            }
+        });
+        let squares = c.entries(t, "squares", "a list of [[squares]] tables such as { at = [1, 3], kind = \"shared\" }", |c, e, field| {
+            c.unknown(e, field, SQUARE_FIELDS);
+            let at = c.get(e, field, "at", Required, CELL).and_then(|v| c.cell(v, join(field, "at")));
+            let kind = c.word(e, field, "kind", Required, KINDS);
+            Some(SquareSpec { at: at?, kind: kind? })
+        });
+        let capture_extra_roll = c.word(t, "", "capture_extra_roll", Optional, EXTRAS).unwrap_or_default();
+        let pot = c.sub_table(t, "", "pot", "a table such as { stake = 10, rosette_fine = 1 }").and_then(|p| {
+            c.unknown(p, "pot", POT_FIELDS);
+            let stake = c.int(p, "pot", "stake", Required, (0, i64::from(u32::MAX)), "");
+            let fine = c.int(p, "pot", "rosette_fine", Required, (0, i64::from(u32::MAX)), "");
+            Some(PotSpec { stake: stake? as u32, rosette_fine: fine? as u32 })
+        });
+        let birds = c.sub_table(t, "", "birds", "a table such as { names = [\"Swallow\", \"Raven\"] }").and_then(|b| {
+            c.unknown(b, "birds", BIRD_FIELDS);
+            let names = c.texts(b, "birds", "names", Required);
+            let call = c.int(b, "birds", "eagle_call_value", Optional, (0, 255), " (a move value the dice can give)");
+            Some(BirdSpec { names: names?, eagle_call_value: call.map(|v| v as u8) })
+        });
+        let notes = c.texts(t, "", "notes", Optional);
+        let (Some(id), Some(name), Some(source), Some(summary), Some(sides), Some(pieces), Some(board), Some(path), Some(dice), true) =
+            (id, name, source, summary, sides, pieces, board, path, dice, c.problems.is_empty())
+        else {
+            return Err(c.problems);
+        };
+        let rosettes = rosettes.unwrap_or_default();
+        let (throws, squares, notes) = (throws.unwrap_or_default(), squares.unwrap_or_default(), notes.unwrap_or_default());
+        Ok(RaceSpec {
+            id,
+            name,
+            source,
+            summary,
+            sides,
+            pieces,
+            board,
+            path,
+            dark_path,
+            non_adjacent_steps,
+            dice,
+            throws,
+            rosettes,
+            squares,
+            capture_extra_roll,
+            pot,
+            birds,
+            notes,
+        })
+    }
+}
 
 #[cfg(test)]
 mod tests {
