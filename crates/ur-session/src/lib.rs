@@ -5,3 +5,17 @@
 //! It does no terminal or network I/O of its own; front ends (`ur` on the
 //! command line, the web server) parse their input, call this library and
 //! print or send what it returns.
+
+pub mod arena;
+pub mod arena_file;
+pub mod duel;
+pub mod options;
+pub mod records;
+pub mod reference;
+pub mod regret;
+pub mod seed;
+pub mod stats;
+pub mod tables;
+
+pub use options::{parse_options, RulesChoice};
+pub use reference::RulesRef;

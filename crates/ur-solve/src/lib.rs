@@ -26,9 +26,13 @@ pub mod rgu;
 mod slots;
 pub mod solve;
 pub mod table;
+pub mod atomic;
+pub mod loaded;
+pub mod store;
 
 pub use index::{Indexer, Layer};
 pub use solve::{memory_needed, solve, Bellman, Progress, Silent, Solution, SolveConfig, Values};
+pub use loaded::{LoadedTable, TableRulesError};
 pub use table::{Encoding, Header, Table, TableError};
 
 /// Why a solve cannot run or finish.
