@@ -19,7 +19,7 @@ use ur_rules::{
     OptionSpec, OptionValue, Options, Phase, Playable, RuleSetFile, Rules, Setup, Side, SpecError, State, Throw, Turn,
 };
 
-use crate::eval_cmd::LoadedTable;
+use crate::eval_cmd::{LoadedTable, TableOracle};
 
 #[derive(Args, Debug)]
 pub struct EngineCmd {
