@@ -111,22 +111,12 @@ impl ArenaCmd {
             ArenaError::TableForFamily(_) => anyhow!("--table: {e}"),
             e => e.into(),
         })?;
-        let spec = ArenaSpec {
-            bots: names,
-            games: self.games,
-            seed: self.seed,
-            paired_dice: !self.no_paired_dice,
-            max_actions: self.max_actions,
-        };
+        let spec =
+            ArenaSpec { bots: names, games: self.games, seed: self.seed, paired_dice: !self.no_paired_dice, max_actions: self.max_actions };
         let arena = Arena::new(&start, spec)?;
         let total = arena.total() as u64;
-        let opts = RunOptions {
-            threads: self.threads,
-            save: self.save.clone(),
-            rules_file_hash,
-            weights_hash,
-            stop_after: self.stop_after,
-        };
+        let opts =
+            RunOptions { threads: self.threads, save: self.save.clone(), rules_file_hash, weights_hash, stop_after: self.stop_after };
         let bar = progress_bar(total, self.out.quiet, "games");
         let mut first = true;
         let run = arena.run(&opts, |done| {
@@ -197,7 +187,6 @@ impl ArenaCmd {
         }
         Ok(())
     }
-
 }
 
 /// How fast this run played, and how many games came from the save file.
@@ -266,4 +255,3 @@ fn text_report(r: &Report) -> String {
     }
     out
 }
-

@@ -7,8 +7,8 @@ use clap::Args;
 use ur_rules::{AnyRecord, Phase, Playable, Turn};
 
 use crate::board_text::{render, side_label};
-use ur_session::records::{self, SavedGame};
 use crate::play_any::{board, side_name};
+use ur_session::records::{self, SavedGame};
 
 #[derive(Args, Debug)]
 pub struct ReplayCmd {

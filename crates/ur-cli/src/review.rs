@@ -15,8 +15,8 @@ use ur_session::RulesRef;
 use crate::arena::{progress_bar, MeasureArgs};
 use crate::board_text::{move_text, render, side_label};
 use crate::eval_cmd::{LoadedTable, TableOracle};
-use ur_session::records::SavedGame;
 use crate::table_store;
+use ur_session::records::SavedGame;
 
 /// The search depth when no table judges.
 const DEFAULT_DEPTH: u32 = 3;

@@ -30,12 +30,7 @@ pub struct RulesArgs {
 impl RulesArgs {
     /// The rules asked for, for the library.
     pub fn choice(&self) -> RulesChoice {
-        RulesChoice {
-            id: Some(self.rules.clone()),
-            file: self.rules_file.clone(),
-            pieces: self.pieces,
-            options: self.options.clone(),
-        }
+        RulesChoice { id: Some(self.rules.clone()), file: self.rules_file.clone(), pieces: self.pieces, options: self.options.clone() }
     }
 
     /// The family of the rule set these arguments name (a rule-set file is a race).

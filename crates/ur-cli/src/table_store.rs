@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use ur_bots::Oracle;
 use ur_rules::Rules;
-pub use ur_solve::store::{dir, ENV};
 use ur_session::tables::{stored_oracle, Stored};
+pub use ur_solve::store::{dir, ENV};
 
 /// The store's table for `rules`, ready for lookups. A table there that
 /// cannot be used is reported on stderr and passed over: the caller plays on

@@ -448,7 +448,8 @@ mod tests {
         let whole = arena.run(&RunOptions { threads: 2, ..RunOptions::default() }, |_| {}).unwrap();
         let d = tempfile::tempdir().unwrap();
         let save = Some(d.path().join("a.json"));
-        let first = arena.run(&RunOptions { threads: 1, save: save.clone(), stop_after: Some(2), ..RunOptions::default() }, |_| {}).unwrap();
+        let first =
+            arena.run(&RunOptions { threads: 1, save: save.clone(), stop_after: Some(2), ..RunOptions::default() }, |_| {}).unwrap();
         assert!(first.complete().is_none() && first.played == 2);
         let rest = arena.run(&RunOptions { threads: 2, save, ..RunOptions::default() }, |_| {}).unwrap();
         assert_eq!(rest.resumed, 2);

@@ -27,7 +27,9 @@ pub enum DuelError {
     Dice { raw: u8, rules: String, why: String },
     #[error("the {bot} bot chose {action}, which the game refused: {why}")]
     Refused { bot: String, action: String, why: String },
-    #[error("the game was still going after {0} actions (throws, moves and choices), far more than any real game; the bots may never finish it")]
+    #[error(
+        "the game was still going after {0} actions (throws, moves and choices), far more than any real game; the bots may never finish it"
+    )]
     Stuck(u64),
 }
 
@@ -80,7 +82,11 @@ pub fn play_observed(
         let started = std::time::Instant::now();
         let action = bot.decide(&game);
         decided(&game, started.elapsed());
-        game.apply(&action).map_err(|e| DuelError::Refused { bot: bot.name().to_string(), action: action.to_string(), why: e.to_string() })?;
+        game.apply(&action).map_err(|e| DuelError::Refused {
+            bot: bot.name().to_string(),
+            action: action.to_string(),
+            why: e.to_string(),
+        })?;
     }
 }
 

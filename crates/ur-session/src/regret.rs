@@ -154,7 +154,8 @@ impl RegretSpec {
                 let t = Instant::now();
                 let chosen = race_action(bot.decide(&any))?;
                 stats.think += t.elapsed();
-                let r = regret(&judge, game, chosen).map_err(|e| RegretError::Game(format!("the {} bot chose {chosen:?}: {e}", self.bot)))?;
+                let r =
+                    regret(&judge, game, chosen).map_err(|e| RegretError::Game(format!("the {} bot chose {chosen:?}: {e}", self.bot)))?;
                 stats.add(r, game.phase() == Phase::ExtraRoll);
                 cluster.0 += r;
                 cluster.1 += 1;

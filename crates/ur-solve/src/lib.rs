@@ -17,22 +17,22 @@
 //! ```
 
 mod anderson;
+pub mod atomic;
 mod bits;
 mod checkpoint;
 pub mod huge;
 pub mod index;
+pub mod loaded;
 mod operator;
 pub mod rgu;
 mod slots;
 pub mod solve;
-pub mod table;
-pub mod atomic;
-pub mod loaded;
 pub mod store;
+pub mod table;
 
 pub use index::{Indexer, Layer};
-pub use solve::{memory_needed, solve, Bellman, Progress, Silent, Solution, SolveConfig, Values};
 pub use loaded::{LoadedTable, TableRulesError};
+pub use solve::{memory_needed, solve, Bellman, Progress, Silent, Solution, SolveConfig, Values};
 pub use table::{Encoding, Header, Table, TableError};
 
 /// Why a solve cannot run or finish.

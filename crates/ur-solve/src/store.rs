@@ -63,8 +63,8 @@ pub fn find(store: &Path, rules: &Rules) -> Option<PathBuf> {
 /// No store, no table for the rules there, or a table there that cannot be used.
 pub fn open_for(rules: &Rules, describe: &str) -> Result<LoadedTable, StoreLookupError> {
     let store = dir().ok_or(StoreError::NoStore)?;
-    let path = find(&store, rules)
-        .ok_or_else(|| StoreError::NotFound { rules: describe.to_string(), store: store.display().to_string() })?;
+    let path =
+        find(&store, rules).ok_or_else(|| StoreError::NotFound { rules: describe.to_string(), store: store.display().to_string() })?;
     Ok(LoadedTable::open(&path)?)
 }
 
