@@ -124,7 +124,7 @@ impl TableArgs {
                 let rules = Arc::new(self.rules.load_alone()?);
                 let table = ur_solve::store::open_for(&rules, &RulesRef::of(&rules).to_string()).with_context(|| {
                     format!(
-                        "ur {cmd} reads a solved table: give --table FILE, or solve one into the store first (for example `ur solve finkel --pieces 2`)"
+                        "ur {cmd} needs --table FILE, or a table solved into the store for these rules (for example by `ur solve finkel --pieces 2`)"
                     )
                 })?;
                 (table, rules)

@@ -21,7 +21,7 @@ pub enum RecordsError {
     NotJson { name: String, why: String },
     #[error("{name} is not a valid game record: {why}")]
     Invalid { name: String, why: String },
-    #[error("{name} has record version {version}; this program reads versions {VERSIONS}")]
+    #[error("{name}: unsupported record version {version}; this program reads versions {VERSIONS}")]
     Version { name: String, version: u64 },
     #[error("{name} does not replay: the record says {recorded}, but replaying it gives {actual}")]
     Winner { name: String, recorded: String, actual: String },
