@@ -2,12 +2,13 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use ur_bots::{make_bot, SearchStats};
-use ur_rules::{Game, Playable, SeededDice, Side, State, Turn};
+use ur_rules::{Game, SeededDice, Side, State};
+use ur_session::duel::play_to_end;
 
 use crate::rules_arg::RulesArgs;
 
@@ -74,24 +75,13 @@ fn bench_bot(rules: &RulesArgs, bot: &str, games: u64, seed: u64) -> Result<()> 
     let mut dice = SeededDice::new(seed);
     let (mut decisions, mut busy) = (0u64, Duration::ZERO);
     for g in 0..games {
-        let mut game = rules.new_game(if g % 2 == 0 { Side::Light } else { Side::Dark })?;
+        let game = rules.new_game(if g % 2 == 0 { Side::Light } else { Side::Dark })?;
         players[0].check(&game)?;
-        for _ in 0..MAX_ACTIONS {
-            match game.turn() {
-                Turn::Over(_) => break,
-                Turn::Roll(_) => {
-                    let raw = crate::arena::throw(&mut dice, &game);
-                    game.roll(raw).map_err(|e| anyhow::anyhow!("the dice showed {raw}, which the game refused: {e}"))?;
-                }
-                Turn::Decide(side) => {
-                    let started = Instant::now();
-                    let action = players[side.index()].decide(&game);
-                    busy += started.elapsed();
-                    decisions += 1;
-                    game.apply(&action).map_err(|e| anyhow::anyhow!("{bot} chose {action}, which the game refused: {e}"))?;
-                }
-            }
-        }
+        play_to_end(&game, &mut players, &mut dice, |_, took| {
+            busy += took;
+            decisions += 1;
+        })
+        .with_context(|| format!("{bot} against itself, game {}", g + 1))?;
     }
     let secs = busy.as_secs_f64();
     println!("rules: {}  bot: {bot}  games: {games}  threads: 1", rules.rules);
@@ -112,9 +102,6 @@ fn bench_bot(rules: &RulesArgs, bot: &str, games: u64, seed: u64) -> Result<()> 
     }
     Ok(())
 }
-
-/// Actions after which a benchmark game is abandoned.
-const MAX_ACTIONS: u64 = 100_000;
 
 /// Plays `n` random games; returns (games, light wins, throws).
 fn play_many(rules: &ur_rules::Rules, n: u64, seed: u64) -> (u64, u64, u64) {

@@ -1,13 +1,16 @@
 //! `ur eval` and `ur hint`: exact win probabilities from a table made by
 //! `ur solve` (`ur hint --depth D`: a search's estimates instead).
 //!
+//! Without `--table`, the table store's table for the rules given (by
+//! default Finkel) is read.
+//!
 //! The rules come from the table's header (its rule-set id and options) unless
 //! `--rules`, `--rules-file`, `--pieces` or `--option` name them (options not
 //! given are the table's when the rule set is the table's); named rules must
 //! be the ones the table was solved for.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -15,58 +18,11 @@ use clap::Args;
 use serde_json::json;
 use ur_bots::review::Judge;
 use ur_bots::Oracle;
-use ur_rules::{Extra, Game, Phase, RuleSetFile, Rules, Setup, Side, State, Throw};
-use ur_solve::Table;
+use ur_rules::{Extra, Game, Phase, Rules, Setup, Side, State, Throw};
+pub use ur_session::tables::{LoadedTable, TableOracle};
+use ur_session::{RulesChoice, RulesRef};
 
 use crate::board_text::move_text;
-use crate::rules_arg;
-
-/// A table file, opened and checked (header, size, checksum).
-#[derive(Clone)]
-pub struct LoadedTable {
-    pub table: Arc<Table>,
-    pub path: PathBuf,
-}
-
-impl LoadedTable {
-    /// Opens a table written by `ur solve`.
-    ///
-    /// # Errors
-    /// A missing, foreign, truncated or corrupted file.
-    pub fn open(path: &Path) -> Result<LoadedTable> {
-        if path.is_dir() {
-            bail!("{} is a folder, not a table file; give a file written by `ur solve`", path.display());
-        }
-        let table = Table::open(path).map_err(|e| anyhow!("{e}"))?;
-        Ok(LoadedTable { table: Arc::new(table), path: path.to_owned() })
-    }
-
-    /// The table ready for lookups under `rules`.
-    ///
-    /// # Errors
-    /// The table was solved for other rules.
-    pub fn oracle(&self, rules: Arc<Rules>) -> Result<Oracle, ur_bots::BotError> {
-        Oracle::new(self.table.clone(), rules, &self.path)
-    }
-
-    /// The rules named in the table's header: a built-in rule set with the
-    /// table's options.
-    ///
-    /// # Errors
-    /// The table was solved for a rule set that is not built in.
-    pub fn header_rules(&self) -> Result<Rules> {
-        let h = &self.table.header;
-        let file = RuleSetFile::builtin(&h.rules_id).map_err(|_| {
-            anyhow!(
-                "{} was solved for '{}', which is not a built-in rule set; give its rule-set file with --rules-file FILE",
-                self.path.display(),
-                h.rules_id
-            )
-        })?;
-        Rules::from_file(&file, &h.options)
-            .with_context(|| format!("{}: the options in the table do not fit '{}'", self.path.display(), h.rules_id))
-    }
-}
 
 /// Refuses a rule set beyond the race for a command that needs a solved
 /// table (tables are for race sets only).
@@ -79,33 +35,6 @@ pub fn race_only(id: &str, cmd: &str) -> Result<()> {
             bail!("{cmd} needs a solved table, and tables exist for race rule sets only; '{id}' is of the {f:?} family")
         }
         _ => Ok(()),
-    }
-}
-
-/// The rules a command with a table works under: those named by a rule-set
-/// id or file, `--pieces` and `--option` (when the rule set is the table's and
-/// no option is given, with the table's options), else the table's own.
-/// `eval`, `hint`, `regret` and `arena` share it.
-///
-/// # Errors
-/// An unknown rule set, a bad option, or a table for a rule set that is not built in.
-pub fn rules_with_table(
-    table: &LoadedTable,
-    id: Option<&str>,
-    file: Option<&Path>,
-    pieces: Option<u8>,
-    options: &[String],
-) -> Result<Rules> {
-    let given = id.is_some() || file.is_some() || pieces.is_some() || !options.is_empty();
-    if !given {
-        return table.header_rules();
-    }
-    let header = &table.table.header;
-    let loaded = rules_arg::load(Some(id.unwrap_or(&header.rules_id)), file, pieces, options)?;
-    if loaded.rules.id() == header.rules_id && pieces.is_none() && options.is_empty() {
-        Ok(Rules::from_file(&loaded.file, &header.options).unwrap_or(loaded.rules))
-    } else {
-        Ok(loaded.rules)
     }
 }
 
@@ -133,12 +62,17 @@ impl TableRulesArgs {
         self.rules.as_deref().filter(|_| self.rules_file.is_none())
     }
 
-    /// The rules for `table`: see [`rules_with_table`].
+    /// The rules asked for, for the library.
+    pub fn choice(&self) -> RulesChoice {
+        RulesChoice { id: self.rules.clone(), file: self.rules_file.clone(), pieces: self.pieces, options: self.options.clone() }
+    }
+
+    /// The rules for `table`: see [`RulesChoice::for_table`].
     ///
     /// # Errors
-    /// As [`rules_with_table`].
+    /// As [`RulesChoice::for_table`].
     pub fn load(&self, table: &LoadedTable) -> Result<Rules> {
-        rules_with_table(table, self.rules.as_deref(), self.rules_file.as_deref(), self.pieces, &self.options)
+        Ok(self.choice().for_table(table)?)
     }
 
     /// The rules when there is no table: as given, by default Finkel.
@@ -146,14 +80,17 @@ impl TableRulesArgs {
     /// # Errors
     /// An unknown rule set, a bad option or an unreadable rule-set file.
     pub fn load_alone(&self) -> Result<Rules> {
-        Ok(rules_arg::load(Some(self.rules.as_deref().unwrap_or("finkel")), self.rules_file.as_deref(), self.pieces, &self.options)?.rules)
+        let mut choice = self.choice();
+        choice.id.get_or_insert_with(|| "finkel".into());
+        Ok(choice.load()?.rules)
     }
 }
 
 /// The table, the rules and the position `eval` and `hint` work on.
 #[derive(Args, Debug)]
 pub struct TableArgs {
-    /// A table written by `ur solve`.
+    /// A table written by `ur solve` (default: the table store's table for the
+    /// rules given, by default Finkel; see `ur tables`).
     #[arg(long, value_name = "FILE")]
     table: Option<PathBuf>,
     #[command(flatten)]
@@ -176,11 +113,23 @@ struct Loaded {
 
 impl TableArgs {
     fn load(&self, cmd: &str) -> Result<Loaded> {
-        let Some(path) = &self.table else {
-            bail!("ur {cmd} needs --table FILE, a table made by `ur solve` (for example `ur solve finkel --pieces 2 --out f2.urt`)");
+        let (table, rules) = match &self.table {
+            Some(path) => {
+                let table = LoadedTable::open(path)?;
+                let rules = Arc::new(self.rules.load(&table)?);
+                (table, rules)
+            }
+            None => {
+                // The store's table for the rules given (by default Finkel).
+                let rules = Arc::new(self.rules.load_alone()?);
+                let table = ur_solve::store::open_for(&rules, &RulesRef::of(&rules).to_string()).with_context(|| {
+                    format!(
+                        "ur {cmd} needs --table FILE, or a table solved into the store for these rules (for example by `ur solve finkel --pieces 2`)"
+                    )
+                })?;
+                (table, rules)
+            }
         };
-        let table = LoadedTable::open(path)?;
-        let rules = Arc::new(self.rules.load(&table)?);
         let oracle = table.oracle(rules.clone())?;
         let state = self.state(&rules)?;
         Ok(Loaded { table, oracle, state })
@@ -211,11 +160,6 @@ fn parse_position(rules: &Rules, arg: &str) -> Result<State> {
     const SHAPE: &str = r#"{"to_move":"light","light":{"reserve":N,"off":N,"path":[P,...]},"dark":{...}}"#;
     let setup: Setup = serde_json::from_str(&text).map_err(|e| anyhow!("bad position: {e}; a position is shaped {SHAPE}"))?;
     rules.validate(&setup).map_err(|e| anyhow!("illegal position under {}: {e}", rules.id()))
-}
-
-fn describe_rules(rules: &Rules) -> String {
-    let opts: Vec<String> = rules.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    format!("{} ({})", rules.id(), opts.join(", "))
 }
 
 fn pct(p: f64) -> String {
@@ -252,7 +196,7 @@ impl EvalCmd {
             println!("{out}");
             return Ok(());
         }
-        println!("{}, table {}", describe_rules(rules), table.path.display());
+        println!("{}, table {}", RulesRef::of(rules), table.path.display());
         if let Some(w) = winner {
             println!("{w} has borne off every piece: the game is over");
         }
@@ -356,7 +300,7 @@ impl HintCmd {
             println!("{out}");
             return Ok(());
         }
-        println!("{}, {source}", describe_rules(&rules));
+        println!("{}, {source}", RulesRef::of(&rules));
         if let Some(w) = winner {
             println!("{w} has borne off every piece: the game is over, there is nothing to move");
             println!("{me} (to move) wins with probability {}", pct(before));

@@ -1,19 +1,9 @@
-//! File output that never leaves a half-written file behind.
+//! Files the commands read and write: weights and game records.
 
-use std::io::Write;
 use std::path::Path;
 
 use anyhow::{anyhow, Context, Result};
-
-/// Writes `bytes` to `path` atomically: a temporary file in the same
-/// directory, flushed and synced, then renamed over the target.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
-    tmp.write_all(bytes).and_then(|()| tmp.as_file().sync_all()).context("cannot write the temporary file")?;
-    tmp.persist(path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
-}
+use ur_session::records::SavedGame;
 
 /// Writes weights as pretty JSON, atomically, creating the directory if needed.
 pub fn write_weights(path: &Path, weights: &ur_bots::Weights) -> Result<()> {
@@ -22,7 +12,7 @@ pub fn write_weights(path: &Path, weights: &ur_bots::Weights) -> Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    write_atomic(path, text.as_bytes())
+    ur_solve::atomic::write_atomic(path, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Reads a weights file (as written by `ur train-eval`) and checks that it
@@ -59,23 +49,21 @@ fn parse_weights(path: &Path, text: &str) -> Result<ur_bots::Weights> {
     Ok(weights)
 }
 
-/// A saved game: a race game's record, or the JSON of a record of another
-/// family (version 2, read by [`ur_rules::AnyRecord`]).
-pub enum SavedGame {
-    Race(ur_rules::GameRecord),
-    Family(serde_json::Value),
-}
-
 /// Reads a game record file written by `ur play --save`.
 ///
 /// # Errors
 /// The file cannot be read, is not JSON, or is not a record.
 pub fn read_game(path: &Path) -> Result<SavedGame> {
-    let name = path.display();
+    let name = path.display().to_string();
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
-    let value: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("{name} is not a valid game record (not JSON)"))?;
-    if ur_rules::AnyRecord::detect(&value) {
-        return Ok(SavedGame::Family(value));
+    Ok(ur_session::records::read_game(&name, &text)?)
+}
+
+/// Refuses an output path that cannot be written (a folder, a missing
+/// folder, an unwritable place) before any work starts; `flag` names the option.
+pub fn check_output(path: &Path, flag: &str) -> Result<()> {
+    match ur_solve::atomic::check_writable(path) {
+        None => Ok(()),
+        Some(why) => anyhow::bail!("{flag} {}: {why}", path.display()),
     }
-    Ok(SavedGame::Race(serde_json::from_value(value).with_context(|| format!("{name} is not a valid game record"))?))
 }

@@ -1,7 +1,6 @@
 //! `ur`: play, replay, benchmark and serve the Royal Game of Ur.
 
 mod arena;
-mod arena_save;
 mod bench;
 mod board_text;
 mod engine;

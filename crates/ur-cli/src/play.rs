@@ -17,11 +17,11 @@ use ur_rules::{
 };
 
 use crate::board_text::{board_key, move_text, path_diagram, position_name, render, side_label};
-use crate::eval_cmd::LoadedTable;
-use crate::files::write_atomic;
+use crate::eval_cmd::{LoadedTable, TableOracle};
 use crate::play_any::{board, side_name, AnyPlayer, AnySession};
 use crate::rules_arg::RulesArgs;
 use crate::table_store;
+use ur_solve::atomic::write_atomic;
 
 #[derive(Args, Debug)]
 pub struct PlayCmd {

@@ -8,7 +8,7 @@ use anyhow::{anyhow, Result};
 use ur_bots::Bot;
 use ur_rules::{AnyAction, AnyGame, AnyRecorder, Playable, SeededDice, Side, Turn};
 
-use crate::arena::throw;
+use ur_session::duel::throw;
 
 /// Who plays a side.
 pub enum AnyPlayer {

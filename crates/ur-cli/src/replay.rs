@@ -2,13 +2,13 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use ur_rules::{AnyRecord, Phase, Playable, Turn};
 
 use crate::board_text::{render, side_label};
-use crate::files::SavedGame;
 use crate::play_any::{board, side_name};
+use ur_session::records::{self, SavedGame};
 
 #[derive(Args, Debug)]
 pub struct ReplayCmd {
@@ -21,9 +21,9 @@ impl ReplayCmd {
         let name = self.file.display();
         let record = match crate::files::read_game(&self.file)? {
             SavedGame::Race(record) => record,
-            SavedGame::Family(value) => return replay_any(&name.to_string(), value),
+            SavedGame::Family(record) => return replay_any(&name.to_string(), &record),
         };
-        let game = record.replay().with_context(|| format!("{name} does not replay"))?;
+        let game = records::replay_race(&name.to_string(), &record)?;
         let rules = game.rules();
         let from = if record.rules_file.is_some() { ", from the rule-set file stored in the record" } else { "" };
         println!("{} actions replayed under {} ({}{from}); every action is legal.", record.actions.len(), rules.id(), rules.spec.name);
@@ -41,9 +41,8 @@ impl ReplayCmd {
 }
 
 /// A record of a game beyond the race (version 2).
-fn replay_any(name: &str, value: serde_json::Value) -> Result<()> {
-    let record: AnyRecord = serde_json::from_value(value).with_context(|| format!("{name} is not a valid game record"))?;
-    let game = record.replay().with_context(|| format!("{name} does not replay"))?;
+fn replay_any(name: &str, record: &AnyRecord) -> Result<()> {
+    let game = records::replay_any(name, record)?;
     println!("{} steps replayed under {} ({:?} family); every step is legal.", record.steps.len(), record.rules, record.family);
     print!("{}", board(&game));
     match game.turn() {

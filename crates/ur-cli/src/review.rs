@@ -4,17 +4,19 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use serde::Serialize;
 use ur_bots::review::{review, Judge, Note, NoteKind, Review, SideSummary, Verdict, BLUNDER, INACCURACY, MISTAKE};
 use ur_rules::{Action, GameRecord, Rules, Side};
 
-use crate::arena::{describe_rules, progress_bar, MeasureArgs};
+use ur_session::RulesRef;
+
+use crate::arena::{progress_bar, MeasureArgs};
 use crate::board_text::{move_text, render, side_label};
-use crate::eval_cmd::LoadedTable;
-use crate::files::SavedGame;
+use crate::eval_cmd::{LoadedTable, TableOracle};
 use crate::table_store;
+use ur_session::records::SavedGame;
 
 /// The search depth when no table judges.
 const DEFAULT_DEPTH: u32 = 3;
@@ -84,12 +86,14 @@ impl ReviewCmd {
         let name = self.file.display();
         let record = match crate::files::read_game(&self.file)? {
             SavedGame::Race(record) => record,
-            SavedGame::Family(value) => {
-                let rules = value.get("rules").and_then(|r| r.as_str()).unwrap_or("?");
-                bail!("{name} is a game of '{rules}', beyond the race; `ur review` judges race rule sets only (`ur replay` checks any record)");
+            SavedGame::Family(any) => {
+                bail!(
+                    "{name} is a game of '{}', beyond the race; `ur review` judges race rule sets only (`ur replay` checks any record)",
+                    any.rules
+                );
             }
         };
-        record.replay().with_context(|| format!("{name} does not replay"))?;
+        ur_session::records::replay_race(&name.to_string(), &record)?;
         Ok(record)
     }
 
@@ -120,7 +124,7 @@ fn text_report(
         Some(w) => format!("{} won", side_label(rules, w)),
         None => "unfinished".into(),
     };
-    let mut out = format!("Review of a game of {}: {result}.\n", describe_rules(rules));
+    let mut out = format!("Review of a game of {}: {result}.\n", RulesRef::of(rules));
     out += &match table {
         Some(p) => format!("Judge: the table {} (exact win probabilities).\n", p.display()),
         None => format!("Judge: {} with the learned evaluation (estimates; a table from `ur solve` gives exact values).\n", judge.name()),
@@ -252,13 +256,13 @@ pub fn play_summary(rules: &Rules, judge: &Judge, record: &GameRecord, humans: &
         let s = &rev.sides[side.index()];
         let who = if humans.len() == 1 { "Your play".to_string() } else { format!("{}'s play", side_label(rules, side)) };
         out += &format!(
-            "{who}, judged by {by}: {} decisions, {} best, {:.2} pp lost per decision; {} inaccuracies, {} mistakes, {} blunders. The dice's luck: {:+.1} pp.\n",
-            s.decisions,
+            "{who}, judged by {by}: {}, {} best, {:.2} pp lost per decision; {}, {}, {}. The dice's luck: {:+.1} pp.\n",
+            count(s.decisions, "decision", "decisions"),
             s.best,
             pp(s.mean_loss()),
-            s.inaccuracies,
-            s.mistakes,
-            s.blunders,
+            count(s.inaccuracies, "inaccuracy", "inaccuracies"),
+            count(s.mistakes, "mistake", "mistakes"),
+            count(s.blunders, "blunder", "blunders"),
             pp(s.luck)
         );
     }
@@ -268,7 +272,24 @@ pub fn play_summary(rules: &Rules, judge: &Judge, record: &GameRecord, humans: &
     Ok(out)
 }
 
+/// `1 blunder`, `2 blunders`.
+fn count(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// A probability in percent (or a difference of two in percentage points).
 fn pp(p: f64) -> f64 {
     100.0 * p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_agree_with_their_number() {
+        assert_eq!(count(1, "blunder", "blunders"), "1 blunder");
+        assert_eq!(count(0, "inaccuracy", "inaccuracies"), "0 inaccuracies");
+        assert_eq!(count(2, "mistake", "mistakes"), "2 mistakes");
+    }
 }

@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use ur_rules::{family_rule_sets, Extra, FamilyRuleSet, Options, RuleSetFile, Rules, Side, SquareKind};
 
 use crate::board_text;
-use crate::rules_arg;
+use ur_session::RulesChoice;
 
 #[derive(Args, Debug)]
 pub struct RulesCmd {
@@ -20,11 +20,12 @@ enum RulesAction {
     /// Print a readable summary of one rule set and its options.
     Show {
         /// Rule-set id (see `ur rules`).
-        #[arg(required_unless_present = "file")]
+        #[arg(required_unless_present = "rules_file")]
         id: Option<String>,
-        /// Describe a rule-set file (TOML) instead of a built-in rule set.
-        #[arg(long, value_name = "FILE", conflicts_with = "id")]
-        file: Option<PathBuf>,
+        /// Describe a rule-set file (TOML) instead of a built-in rule set
+        /// (`--file FILE` is also accepted).
+        #[arg(long, value_name = "FILE", conflicts_with = "id", alias = "file")]
+        rules_file: Option<PathBuf>,
         /// Number of pieces per side.
         #[arg(long)]
         pieces: Option<u8>,
@@ -52,20 +53,18 @@ impl RulesCmd {
                 println!("\n`ur rules show ID` explains one rule set; `--rules-file FILE` loads your own.");
                 Ok(())
             }
-            Some(RulesAction::Show { id, file, pieces, options }) => {
-                if file.is_none() {
-                    if let Some(set) = family_rule_sets().into_iter().find(|r| Some(r.id) == id.as_deref()) {
+            Some(RulesAction::Show { id, rules_file, pieces, options }) => {
+                let choice = RulesChoice { id, file: rules_file, pieces, options };
+                if choice.file.is_none() {
+                    if let Some(set) = family_rule_sets().into_iter().find(|r| Some(r.id) == choice.id.as_deref()) {
                         // Check the options given against the rule set itself.
-                        let mut given = rules_arg::parse_options(&options)?;
-                        if let Some(n) = pieces {
-                            given.insert("pieces".into(), ur_rules::OptionValue::Int(i64::from(n)));
-                        }
-                        ur_rules::AnyGame::new(set.id, &given, Side::Light).map_err(|e| anyhow::anyhow!("{e}"))?;
+                        let given = choice.given_options()?;
+                        choice.new_game(Side::Light)?;
                         print!("{}", describe_family_set(&set, &given));
                         return Ok(());
                     }
                 }
-                let loaded = rules_arg::load(id.as_deref(), file.as_deref(), pieces, &options)?;
+                let loaded = choice.load()?;
                 print!("{}", describe(&loaded.file, &loaded.rules));
                 Ok(())
             }

@@ -9,7 +9,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 use ur_solve::{memory_needed, solve, Encoding, Indexer, Layer, Progress, SolveConfig, SolveError};
 
 use crate::rules_arg::RulesArgs;
-use crate::table_store;
 
 #[derive(Args, Debug)]
 pub struct SolveCmd {
@@ -61,8 +60,11 @@ impl SolveCmd {
         );
         check_memory(&rules, &index, need)?;
         let out = match self.out.take() {
-            Some(path) => path,
-            None => store_path(&rules)?,
+            Some(path) => {
+                crate::files::check_output(&path, "--out")?;
+                path
+            }
+            None => ur_solve::store::path_for(&rules).context("no --out FILE given, and the table store cannot take the table")?,
         };
         let checkpoint = (!self.no_checkpoint).then(|| {
             let mut dir = out.clone().into_os_string();
@@ -75,7 +77,16 @@ impl SolveCmd {
         let solution = solve(&rules, &index, &cfg, &bar)?;
         bar.bar.finish_and_clear();
         let secs = started.elapsed().as_secs_f64();
-        ur_solve::table::write_table(&out, &rules, &index, &solution.values, encoding, solution.residual, self.tolerance)?;
+        let written = ur_solve::table::write_table(&out, &rules, &index, &solution.values, encoding, solution.residual, self.tolerance);
+        if let (Err(e), Some(dir)) = (&written, &checkpoint) {
+            bail!(
+                "{e}\nThe solved layers are kept in the checkpoint folder {dir}: make {out} writable (or free space) and run \
+                 the same command again to write the table without solving again, or remove the folder with `rm -r {dir}`.",
+                dir = dir.display(),
+                out = out.display()
+            );
+        }
+        written?;
         if let Some(dir) = checkpoint {
             let _ = std::fs::remove_dir_all(dir);
         }
@@ -86,17 +97,6 @@ impl SolveCmd {
         println!("table written to {}", out.display());
         Ok(())
     }
-}
-
-/// Where the table of `rules` goes in the table store; creates the store.
-fn store_path(rules: &ur_rules::Rules) -> Result<PathBuf> {
-    let Some(dir) = table_store::dir() else {
-        bail!("no --out FILE given and no table store: set {} to a folder, or give --out FILE", table_store::ENV);
-    };
-    std::fs::create_dir_all(&dir).with_context(|| {
-        format!("cannot create the table store {} (set {} to another folder, or give --out FILE)", dir.display(), table_store::ENV)
-    })?;
-    Ok(dir.join(table_store::file_name(rules)))
 }
 
 fn gib(bytes: u64) -> f64 {

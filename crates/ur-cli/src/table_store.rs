@@ -1,59 +1,25 @@
-//! The table store: the folder where `ur solve` puts a table when no
-//! `--out` is given, and where `ur play` and `ur engine` look for one when
-//! no `--table` is given, so that level 5 and `perfect` play from a table
-//! solved once. Tables are found by the fingerprint of the rules they were
-//! solved for (part of the file name), never by name alone.
+//! `ur tables`, and the table store as the commands use it (see
+//! [`ur_solve::store`]): where `ur solve` puts a table when no `--out` is
+//! given, and where `ur play`, `ur engine`, `ur eval`, `ur hint` and `ur
+//! review` look for one when no `--table` is given.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ur_bots::Oracle;
 use ur_rules::Rules;
-
-use crate::eval_cmd::LoadedTable;
-
-/// The environment variable that names the store folder.
-pub const ENV: &str = "UR_TABLES";
-
-/// The store folder: `$UR_TABLES`, else `tables` in the user's data folder
-/// for `ur` (`~/.local/share/ur/tables` on Linux). `None` when neither is known.
-pub fn dir() -> Option<PathBuf> {
-    match std::env::var_os(ENV) {
-        Some(d) if !d.is_empty() => Some(PathBuf::from(d)),
-        _ => dirs::data_dir().map(|d| d.join("ur").join("tables")),
-    }
-}
-
-/// The file name of the table of `rules` in a store.
-pub fn file_name(rules: &Rules) -> String {
-    format!("{}-{}p-{}.urt", rules.id(), rules.pieces(), ur_solve::table::fingerprint(rules))
-}
-
-/// The table in `store` solved for `rules`, if there is one.
-pub fn find(store: &Path, rules: &Rules) -> Option<PathBuf> {
-    let suffix = format!("-{}.urt", ur_solve::table::fingerprint(rules));
-    table_files(store).into_iter().find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(&suffix)))
-}
-
-/// Every `.urt` file of the store, by name (none when there is no store).
-fn table_files(store: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(store) else { return Vec::new() };
-    let mut files: Vec<PathBuf> =
-        entries.filter_map(|e| Some(e.ok()?.path())).filter(|p| p.extension().is_some_and(|x| x == "urt")).collect();
-    files.sort();
-    files
-}
+use ur_session::tables::{stored_oracle, Stored};
+pub use ur_solve::store::{dir, ENV};
 
 /// The store's table for `rules`, ready for lookups. A table there that
 /// cannot be used is reported on stderr and passed over: the caller plays on
 /// without one.
 pub fn oracle_for(store: Option<&Path>, rules: &Arc<Rules>) -> Option<(Oracle, PathBuf)> {
-    let path = find(store?, rules)?;
-    let opened = LoadedTable::open(&path).and_then(|t| t.oracle(rules.clone()).map_err(anyhow::Error::from));
-    match opened {
-        Ok(oracle) => Some((oracle, path)),
-        Err(e) => {
-            eprintln!("warning: not using the stored table {}: {e:#}", path.display());
+    match stored_oracle(store, rules) {
+        Stored::None => None,
+        Stored::Found(oracle, path) => Some((oracle, path)),
+        Stored::Unusable(path, why) => {
+            eprintln!("warning: not using the stored table {}: {why}", path.display());
             None
         }
     }
@@ -67,21 +33,13 @@ pub struct TablesCmd {
     json: bool,
 }
 
-/// One file of the store, read or not.
-struct Listed {
-    file: PathBuf,
-    table: Result<ur_solve::table::Table, String>,
-}
-
 impl TablesCmd {
     pub fn run(self) -> anyhow::Result<()> {
-        let Some(store) = dir() else { anyhow::bail!("no table store: set {ENV} to a folder") };
-        if store.exists() && !store.is_dir() {
-            anyhow::bail!("the table store {} is not a folder; set {ENV} to a folder", store.display());
-        }
-        let listed = list(&store);
+        let Some(store) = dir() else { anyhow::bail!("{}", ur_solve::store::StoreError::NoStore) };
+        let listed = ur_solve::store::list(&store)?;
         if self.json {
-            println!("{}", serde_json::json!({ "store": store, "tables": listed.iter().map(Listed::json).collect::<Vec<_>>() }));
+            let tables: Vec<_> = listed.iter().map(json).collect();
+            println!("{}", serde_json::json!({ "store": store, "tables": tables }));
             return Ok(());
         }
         println!("Table store: {} ({} files; set {ENV} to use another folder)", store.display(), listed.len());
@@ -106,22 +64,12 @@ impl TablesCmd {
     }
 }
 
-/// Every `.urt` file of the store, by name, opened and checked.
-fn list(store: &Path) -> Vec<Listed> {
-    table_files(store)
-        .into_iter()
-        .map(|file| Listed { table: ur_solve::table::Table::open(&file).map_err(|e| e.to_string()), file })
-        .collect()
-}
-
-impl Listed {
-    fn json(&self) -> serde_json::Value {
-        match &self.table {
-            Ok(t) => serde_json::json!({
-                "file": self.file, "rules": t.header.rules_id, "options": t.header.options,
-                "positions": t.header.positions, "encoding": t.header.encoding.name(), "fingerprint": t.header.fingerprint,
-            }),
-            Err(e) => serde_json::json!({ "file": self.file, "error": e }),
-        }
+fn json(l: &ur_solve::store::Listed) -> serde_json::Value {
+    match &l.table {
+        Ok(t) => serde_json::json!({
+            "file": l.file, "rules": t.header.rules_id, "options": t.header.options,
+            "positions": t.header.positions, "encoding": t.header.encoding.name(), "fingerprint": t.header.fingerprint,
+        }),
+        Err(e) => serde_json::json!({ "file": l.file, "error": e.to_string() }),
     }
 }

@@ -20,7 +20,7 @@ use serde_json::json;
 use ur_bots::eval::Evaluator;
 use ur_bots::train::{fit_exact, rmse_pp, sample_positions};
 
-use crate::eval_cmd::{LoadedTable, TableRulesArgs};
+use crate::eval_cmd::{LoadedTable, TableOracle, TableRulesArgs};
 
 #[derive(Args, Debug)]
 pub struct TrainTableCmd {

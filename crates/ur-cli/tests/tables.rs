@@ -450,3 +450,46 @@ fn train_table_adds_a_model_fitted_to_the_table() {
     run_fails(&["train-table", "--table", path_str(&base), "--base", path_str(&base), "--out", path_str(&a)], &["not a table file"]);
     run_fails(&["train-table", "--table", table(), "--base", path_str(&base), "--samples", "5", "--out", path_str(&a)], &["--samples"]);
 }
+
+/// `ur eval` and `ur hint` without `--table` read the store's table for the
+/// rules given, as `ur solve ID --pieces N` put it there.
+#[test]
+fn eval_and_hint_find_the_table_solve_put_in_the_store() {
+    let store = work_dir().join("store-eval");
+    let in_store = |args: &[&str]| {
+        let mut cmd = ur_cmd(args);
+        cmd.env("UR_TABLES", &store);
+        cmd.output().unwrap()
+    };
+    let solved = in_store(&["solve", "finkel", "--pieces", "3", "--quiet"]);
+    assert!(solved.status.success(), "{}", text(&solved.stderr));
+    let out = in_store(&["eval", "--pieces", "3"]);
+    assert!(out.status.success() && text(&out.stdout).contains("finkel (pieces=3), table "), "{}", describe(&["eval"], &out));
+    let out = in_store(&["hint", "--pieces", "3", "--roll", "2"]);
+    assert!(out.status.success() && text(&out.stdout).contains("<- best"), "{}", describe(&["hint"], &out));
+    // Other rules: no table, and the error says how to get one.
+    let out = in_store(&["eval", "--pieces", "4"]);
+    assert!(!out.status.success(), "{}", describe(&["eval"], &out));
+    let err = text(&out.stderr);
+    assert!(err.contains("no table is solved for these rules") && err.contains("--table FILE") && err.contains("ur solve"), "{err}");
+}
+
+/// An output path that cannot be written is refused before any work: a
+/// folder, or a folder that does not exist.
+#[test]
+fn unwritable_outputs_are_refused_at_once() {
+    let dir = work_dir();
+    let d = path_str(&dir);
+    run_fails(&["solve", "finkel", "--pieces", "1", "--quiet", "--out", d], &["--out", "is a folder"]);
+    run_fails(&["solve", "finkel", "--pieces", "1", "--quiet", "--out", "/nonexistent/dir/t.urt"], &["/nonexistent/dir", "does not exist"]);
+    run_fails(&["arena", "--bots", "random,greedy", "--games", "2", "--quiet", "--save", d], &["--save", "is a folder"]);
+}
+
+/// `ur rules show` takes `--rules-file` as every command does, and `--file` still.
+#[test]
+fn rules_show_takes_a_rules_file() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/finkel.toml");
+    for flag in ["--rules-file", "--file"] {
+        assert!(run_ok(&["rules", "show", flag, file]).contains("(finkel)"), "{flag}");
+    }
+}

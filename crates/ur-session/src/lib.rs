@@ -6,8 +6,20 @@
 //! command line, the web server) parse their input, call this library and
 //! print or send what it returns.
 
+pub mod arena;
+pub mod arena_file;
+pub mod duel;
+pub mod options;
+pub mod records;
+pub mod reference;
+pub mod regret;
 pub mod rolloff;
+pub mod seed;
 pub mod session;
+pub mod stats;
+pub mod tables;
 
+pub use options::{parse_options, RulesChoice};
+pub use reference::RulesRef;
 pub use rolloff::roll_off;
 pub use session::{BestMove, NewGame, NoTables, RulesSource, SavedGame, Session, SessionError, Tables, ACTION_CAP, DEFAULT_DEPTH};

@@ -14,7 +14,7 @@ use crate::session::throw;
 pub fn roll_off(game: &AnyGame, seed: u64) -> Option<(Side, [u8; 2])> {
     let rules = race_rules(game)?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x726f_6c6c_6f66_66);
-    let mut value = |rng: &mut dyn RngCore| rules.throw(throw(game, rng)).map_or(0, |t| t.value);
+    let value = |rng: &mut dyn RngCore| rules.throw(throw(game, rng)).map_or(0, |t| t.value);
     loop {
         let v = [value(&mut rng), value(&mut rng)];
         if v[0] != v[1] {

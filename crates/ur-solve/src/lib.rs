@@ -17,17 +17,21 @@
 //! ```
 
 mod anderson;
+pub mod atomic;
 mod bits;
 mod checkpoint;
 pub mod huge;
 pub mod index;
+pub mod loaded;
 mod operator;
 pub mod rgu;
 mod slots;
 pub mod solve;
+pub mod store;
 pub mod table;
 
 pub use index::{Indexer, Layer};
+pub use loaded::{LoadedTable, TableRulesError};
 pub use solve::{memory_needed, solve, Bellman, Progress, Silent, Solution, SolveConfig, Values};
 pub use table::{Encoding, Header, Table, TableError};
 

@@ -83,6 +83,8 @@ pub struct Header {
 pub enum TableError {
     #[error("{0}: cannot read the table: {1}")]
     Io(String, String),
+    #[error("{0} is a folder, not a table file; give a file written by `ur solve`")]
+    Folder(String),
     #[error("{0} is not a table file (no URTABLE header); give a file written by `ur solve`")]
     NotATable(String),
     #[error("{0} has table format version {1}; this program reads version {FORMAT_VERSION}; solve again")]
@@ -163,8 +165,8 @@ pub fn write_table(
     write_atomic(path, &[&head, &body])
 }
 
-/// Writes parts to `path` through a temporary file and a rename, so an
-/// interrupted write never leaves a partial file under the final name.
+/// Writes parts to `path` atomically (see [`crate::atomic`]), creating its
+/// folder first.
 ///
 /// # Errors
 /// The directory is not writable, or the disk is full.
@@ -180,14 +182,7 @@ pub fn write_atomic_with(path: &Path, write: impl FnOnce(&mut dyn Write) -> std:
     let io = |e: std::io::Error| SolveError::Io(format!("{}: {e}", path.display()));
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(io)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-    let mut w = std::io::BufWriter::new(tmp.as_file_mut());
-    write(&mut w).map_err(io)?;
-    w.flush().map_err(io)?;
-    drop(w);
-    tmp.as_file().sync_all().map_err(io)?;
-    tmp.persist(path).map_err(|e| io(e.error))?;
-    Ok(())
+    crate::atomic::write_atomic_with(path, write).map_err(io)
 }
 
 /// A memory-mapped table.

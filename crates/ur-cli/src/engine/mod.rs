@@ -13,16 +13,14 @@ mod tests;
 use std::io::{self, BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use anyhow::Result;
 use clap::Args;
 use serde_json::{json, Map, Value};
-use ur_bots::Oracle;
-use ur_rules::{Playable, Rules, Side, Turn};
-use ur_session::{NewGame, RulesSource, Session, SessionError, Tables};
+use ur_rules::{Playable, Side, Turn};
+use ur_session::tables::{LoadedTable, TableSource};
+use ur_session::{NewGame, RulesSource, Session, SessionError};
 
-use crate::eval_cmd::LoadedTable;
 use request::{Reply, Req};
 
 #[derive(Args, Debug)]
@@ -35,9 +33,11 @@ pub struct EngineCmd {
 
 impl EngineCmd {
     pub fn run(self) -> Result<()> {
-        let table = self.table.as_deref().map(LoadedTable::open).transpose()?;
-        let store = if table.is_none() { crate::table_store::dir() } else { None };
-        let mut engine = Engine::new(EngineTables { table, store });
+        let tables = match &self.table {
+            Some(path) => TableSource::File(LoadedTable::open(path)?),
+            None => crate::table_store::dir().map_or(TableSource::None, TableSource::Store),
+        };
+        let mut engine = Engine::new(tables);
         let mut input = io::stdin().lock();
         let mut out = io::BufWriter::new(io::stdout().lock());
         let mut buf = Vec::new();
@@ -59,22 +59,6 @@ impl EngineCmd {
     }
 }
 
-/// The engine's tables: the one given with `--table`, else the table store.
-#[derive(Default)]
-pub struct EngineTables {
-    table: Option<LoadedTable>,
-    store: Option<PathBuf>,
-}
-
-impl Tables for EngineTables {
-    fn oracle(&self, rules: &Arc<Rules>) -> Option<Result<Oracle, String>> {
-        match &self.table {
-            Some(t) => Some(t.oracle(rules.clone()).map_err(|e| e.to_string())),
-            None => crate::table_store::oracle_for(self.store.as_deref(), rules).map(|(o, _)| Ok(o)),
-        }
-    }
-}
-
 pub(crate) const SEND_NEW: &str = r#"send {"cmd":"new","rules":"finkel"} first"#;
 
 const NO_TABLE: &str = "needs a solved table; `ur solve ID` puts one in the table store, where the engine finds it, or start the engine with `ur engine --table FILE`";
@@ -83,13 +67,13 @@ const NO_TABLE: &str = "needs a solved table; `ur solve ID` puts one in the tabl
 #[derive(Default)]
 pub struct Engine {
     session: Option<Session>,
-    tables: EngineTables,
+    tables: TableSource,
     /// `quit` was received.
     quit: bool,
 }
 
 impl Engine {
-    pub fn new(tables: EngineTables) -> Engine {
+    pub fn new(tables: TableSource) -> Engine {
         Engine { tables, ..Engine::default() }
     }
 
@@ -177,6 +161,9 @@ impl Engine {
             (RulesSource::File(_), SessionError::Rules(e)) => format!("rules_toml: {e}"),
             (_, e) => reply::new_game_error(e),
         })?;
+        if let Some((path, why)) = ur_rules::report::race_rules(session.game()).and_then(|r| self.tables.passed_over(r)) {
+            eprintln!("warning: not using the stored table {}: {why}", path.display());
+        }
         let mut m = reply::show(&session);
         m.insert("options".into(), reply::options_json(&session));
         m.insert("first".into(), json!(first));

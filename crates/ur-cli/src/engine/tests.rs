@@ -41,7 +41,7 @@ fn eval_and_hint_at_an_optional_extra_roll() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("v1.urt");
     ur_solve::table::write_table(&path, &rules, &index, &sol.values, ur_solve::Encoding::F64, sol.residual, 1e-12).unwrap();
-    let mut s = Engine::new(EngineTables { table: Some(LoadedTable::open(&path).unwrap()), store: None });
+    let mut s = Engine::new(TableSource::File(LoadedTable::open(&path).unwrap()));
     let r = ask(&mut s, r#"{"cmd":"new","rules":"v1-simple","pieces":1,"options":{"rosette_reroll_optional":true}}"#);
     assert_eq!(r["ok"], true, "{r}");
     let start = ask(&mut s, r#"{"cmd":"eval"}"#);

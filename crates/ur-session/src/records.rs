@@ -1,0 +1,105 @@
+//! Game records read from JSON text: version 1 (race games,
+//! [`ur_rules::GameRecord`]) and version 2 (every family, [`ur_rules::AnyRecord`]).
+
+use serde_json::Value;
+use ur_rules::{AnyGame, AnyRecord, Game, GameRecord, RecordError, Side};
+
+/// The record versions this library reads.
+pub const VERSIONS: &str = "1 (race games) and 2 (every family)";
+
+/// A saved game: a race game's record (version 1), or a record of any
+/// family (version 2).
+pub enum SavedGame {
+    Race(GameRecord),
+    Family(AnyRecord),
+}
+
+/// Why a record cannot be read or replayed.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordsError {
+    #[error("{name} is not a valid game record (not JSON: {why})")]
+    NotJson { name: String, why: String },
+    #[error("{name} is not a valid game record: {why}")]
+    Invalid { name: String, why: String },
+    #[error("{name}: unsupported record version {version}; this program reads versions {VERSIONS}")]
+    Version { name: String, version: u64 },
+    #[error("{name} does not replay: the record says {recorded}, but replaying it gives {actual}")]
+    Winner { name: String, recorded: String, actual: String },
+    #[error("{name} does not replay: {why}")]
+    Replay { name: String, why: String },
+}
+
+/// Reads a game record from its JSON text; `name` (a file name, say) is
+/// used in errors.
+///
+/// # Errors
+/// The text is not JSON, not a record, or of a version this program does not read.
+pub fn read_game(name: &str, text: &str) -> Result<SavedGame, RecordsError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| RecordsError::NotJson { name: name.into(), why: e.to_string() })?;
+    let invalid = |e: serde_json::Error| RecordsError::Invalid { name: name.into(), why: e.to_string() };
+    let version = value.get("version").and_then(Value::as_u64);
+    if AnyRecord::detect(&value) {
+        if let Some(v) = version.filter(|&v| v != 2) {
+            return Err(RecordsError::Version { name: name.into(), version: v });
+        }
+        return Ok(SavedGame::Family(serde_json::from_value(value).map_err(invalid)?));
+    }
+    if let Some(v) = version.filter(|&v| v != 1) {
+        return Err(RecordsError::Version { name: name.into(), version: v });
+    }
+    Ok(SavedGame::Race(serde_json::from_value(value).map_err(invalid)?))
+}
+
+fn winner_text(w: Option<Side>) -> String {
+    match w {
+        Some(side) => format!("{side} won"),
+        None => "no winner".into(),
+    }
+}
+
+/// Replays a race record, every action checked.
+///
+/// # Errors
+/// An illegal action, or an end other than the recorded one.
+pub fn replay_race(name: &str, record: &GameRecord) -> Result<Game, RecordsError> {
+    record.replay().map_err(|e| match e {
+        RecordError::Winner { recorded, actual } => {
+            RecordsError::Winner { name: name.into(), recorded: winner_text(recorded), actual: winner_text(actual) }
+        }
+        RecordError::Version(v) => RecordsError::Version { name: name.into(), version: u64::from(v) },
+        other => RecordsError::Replay { name: name.into(), why: other.to_string() },
+    })
+}
+
+/// Replays a record of any family, every step checked.
+///
+/// # Errors
+/// An illegal step, or an end other than the recorded one.
+pub fn replay_any(name: &str, record: &AnyRecord) -> Result<AnyGame, RecordsError> {
+    record.replay().map_err(|e| match e {
+        ur_rules::AnyRecordError::Version(v) => RecordsError::Version { name: name.into(), version: u64::from(v) },
+        other => RecordsError::Replay { name: name.into(), why: other.to_string() },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_are_named_as_they_are_read() {
+        let e = read_game("g.json", r#"{"version":3,"rules":"finkel","actions":[]}"#).err().unwrap().to_string();
+        assert!(e.contains("version 3") && e.contains("1 (race games) and 2"), "{e}");
+        assert!(matches!(read_game("g.json", "{"), Err(RecordsError::NotJson { .. })));
+    }
+
+    #[test]
+    fn a_wrong_winner_is_told_in_words() {
+        let mut game = Game::new(std::sync::Arc::new(ur_rules::Rules::builtin("finkel").unwrap()), Side::Light);
+        game.roll(1).unwrap();
+        let mut record = GameRecord::of(&game, None);
+        record.winner = Some(Side::Light);
+        let e = replay_race("g.json", &record).err().unwrap().to_string();
+        assert!(e.contains("says light won") && e.contains("gives no winner") && !e.contains("Some("), "{e}");
+    }
+}

@@ -1,0 +1,268 @@
+//! Regret: a bot's mean loss of win probability per decision, with a solved
+//! table as the referee.
+//!
+//! Games are played by sampler bots (or the bot itself) from seeded dice; at
+//! every decision with a real choice (a throw with two or more legal moves,
+//! or an optional extra roll) the bot is asked what it would do, and its
+//! regret is the win probability of the best choice minus that of its
+//! choice. The interval treats games as clusters, since the decisions of one
+//! game are not independent.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use ur_bots::review::{same_action, Judge};
+use ur_bots::{make_bot_with_table, Bot, BotError, Oracle};
+use ur_rules::{Action, AnyAction, AnyGame, Dice, Game, Phase, Rules, SeededDice, Side};
+
+use crate::reference::RulesRef;
+use crate::seed::derive_seed;
+use crate::stats::Z95;
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct RegretSpec {
+    /// The bot measured.
+    pub bot: String,
+    /// Who plays the games: a bot name, or `self` for the measured bot.
+    pub sampler: String,
+    /// Decisions to measure.
+    pub positions: u64,
+    pub seed: u64,
+    /// A game longer than this many actions is abandoned.
+    pub max_actions: u64,
+    /// The table's name, for the report.
+    pub table: String,
+}
+
+/// Why a measurement failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RegretError {
+    #[error(transparent)]
+    Bot(#[from] BotError),
+    #[error("the sampler: {0}; or 'self' for the measured bot")]
+    Sampler(BotError),
+    #[error("{0}")]
+    Game(String),
+    #[error("1000 games in a row had no decision with two or more legal moves under {0}; with so few pieces there is nothing to measure")]
+    Barren(RulesRef),
+}
+
+/// A measurement's results.
+#[derive(Serialize, Clone, Debug)]
+pub struct RegretReport {
+    pub rules: String,
+    pub options: ur_rules::Options,
+    pub table: String,
+    pub bot: String,
+    pub sampler: String,
+    pub seed: u64,
+    /// Decisions measured.
+    pub decisions: u64,
+    /// Of which optional extra rolls (the rest are moves).
+    pub extra_roll_decisions: u64,
+    pub games: u64,
+    /// Mean regret in percentage points of win probability, with its 95% interval.
+    pub mean_regret_pp: f64,
+    pub mean_regret_ci95_pp: [f64; 2],
+    pub max_regret_pp: f64,
+    /// Decisions where the bot chose a best move.
+    pub perfect_fraction: f64,
+    pub ms_per_decision: f64,
+}
+
+impl RegretReport {
+    pub fn rules_ref(&self) -> RulesRef {
+        RulesRef::new(self.rules.clone(), self.options.clone())
+    }
+
+    /// Whether the measured bot played its own games.
+    pub fn self_play(&self) -> bool {
+        self.sampler == "self"
+    }
+}
+
+impl RegretSpec {
+    fn self_play(&self) -> bool {
+        self.sampler == "self"
+    }
+
+    fn sampler_name(&self) -> &str {
+        if self.self_play() {
+            &self.bot
+        } else {
+            &self.sampler
+        }
+    }
+
+    /// Measures the bot against `oracle`, telling `progress` of each measured decision.
+    ///
+    /// # Errors
+    /// An unknown bot or sampler, a bot's illegal choice, or rules with nothing to measure.
+    pub fn measure(&self, oracle: &Oracle, mut progress: impl FnMut(u64)) -> Result<RegretReport, RegretError> {
+        make_bot_with_table(&self.bot, 0, Some(oracle))?;
+        make_bot_with_table(self.sampler_name(), 0, Some(oracle)).map_err(RegretError::Sampler)?;
+        let rules = oracle.rules().clone();
+        let mut stats = Stats::default();
+        let mut game_no = 0u64;
+        let mut barren = 0;
+        while stats.decisions < self.positions {
+            let before = stats.decisions;
+            self.measure_game(oracle, game_no, &mut stats, &mut progress)?;
+            game_no += 1;
+            barren = if stats.decisions == before { barren + 1 } else { 0 };
+            if barren >= 1000 {
+                return Err(RegretError::Barren(RulesRef::of(&rules)));
+            }
+        }
+        Ok(stats.report(self, &rules, game_no))
+    }
+
+    /// Plays game `game_no` with the sampler bots, measuring the bot at
+    /// every decision with a real choice until the game ends or enough
+    /// decisions are measured.
+    fn measure_game(&self, oracle: &Oracle, game_no: u64, stats: &mut Stats, progress: &mut impl FnMut(u64)) -> Result<(), RegretError> {
+        let judge = Judge::Table(oracle.clone());
+        let rules = oracle.rules().clone();
+        let seed = |tag: u64| derive_seed(self.seed, &[game_no, tag]);
+        let mut dice = SeededDice::new(seed(0));
+        let sampler = self.sampler_name();
+        let mut measured = make_bot_with_table(&self.bot, seed(1), Some(oracle))?;
+        let mut players = [make_bot_with_table(sampler, seed(2), Some(oracle))?, make_bot_with_table(sampler, seed(3), Some(oracle))?];
+        let mut any = AnyGame::Race(Game::new(rules.clone(), Side::Light));
+        let mut cluster = (0.0, 0u64);
+        let mut actions = 0;
+        let refused = |e: &dyn std::fmt::Display| RegretError::Game(e.to_string());
+        loop {
+            let game = any.as_race().expect("regret plays race games");
+            if game.phase() == Phase::Over || actions >= self.max_actions || stats.decisions >= self.positions {
+                break;
+            }
+            actions += 1;
+            if game.phase() == Phase::Roll {
+                any.as_race_mut().expect("a race game").roll(dice.throw(rules.dice())).map_err(|e| refused(&e))?;
+                continue;
+            }
+            let side = game.to_move().index();
+            let real = match game.phase() {
+                Phase::Move => game.legal_moves().len() >= 2,
+                Phase::ExtraRoll => true,
+                _ => false,
+            };
+            let action = if real {
+                let bot: &mut Box<dyn Bot> = if self.self_play() { &mut players[side] } else { &mut measured };
+                let t = Instant::now();
+                let chosen = race_action(bot.decide(&any))?;
+                stats.think += t.elapsed();
+                let r =
+                    regret(&judge, game, chosen).map_err(|e| RegretError::Game(format!("the {} bot chose {chosen:?}: {e}", self.bot)))?;
+                stats.add(r, game.phase() == Phase::ExtraRoll);
+                cluster.0 += r;
+                cluster.1 += 1;
+                progress(stats.decisions);
+                if self.self_play() {
+                    chosen
+                } else {
+                    race_action(players[side].decide(&any))?
+                }
+            } else {
+                race_action(players[side].decide(&any))?
+            };
+            let name = players[side].name().to_string();
+            any.as_race_mut()
+                .expect("a race game")
+                .apply(action)
+                .map_err(|e| RegretError::Game(format!("the {name} bot chose {action:?}, which the game refused: {e}")))?;
+        }
+        if cluster.1 > 0 {
+            stats.clusters.push(cluster);
+        }
+        Ok(())
+    }
+}
+
+/// The race action a bot chose in a race game.
+fn race_action(action: AnyAction) -> Result<Action, RegretError> {
+    action.as_race().copied().ok_or_else(|| RegretError::Game(format!("a bot answered a race game with {action}, not a race action")))
+}
+
+/// The best value among the choices open in `game` minus the value of `chosen`.
+fn regret(judge: &Judge, game: &Game, chosen: Action) -> Result<f64, String> {
+    let values = judge.action_values(game);
+    let best = values.first().map(|v| v.1).ok_or_else(|| format!("the table lists no choice in phase {:?}", game.phase()))?;
+    let got = values.iter().find(|(a, _)| same_action(*a, chosen)).map(|v| v.1).ok_or("not a legal choice")?;
+    Ok((best - got).max(0.0))
+}
+
+#[derive(Default)]
+struct Stats {
+    decisions: u64,
+    extra_rolls: u64,
+    sum: f64,
+    max: f64,
+    perfect: u64,
+    think: Duration,
+    /// Per game: the sum of regrets and the number of decisions.
+    clusters: Vec<(f64, u64)>,
+}
+
+impl Stats {
+    fn add(&mut self, r: f64, extra_roll: bool) {
+        self.decisions += 1;
+        self.extra_rolls += u64::from(extra_roll);
+        self.sum += r;
+        self.max = self.max.max(r);
+        self.perfect += u64::from(r <= 1e-9);
+    }
+
+    /// The mean and the half-width of its 95% interval, games as clusters
+    /// (the variance of a ratio estimator).
+    fn mean_ci(&self) -> (f64, f64) {
+        let n = self.decisions as f64;
+        let mean = self.sum / n;
+        let g = self.clusters.len() as f64;
+        if g < 2.0 {
+            return (mean, f64::NAN);
+        }
+        let ss: f64 = self.clusters.iter().map(|&(s, k)| (s - mean * k as f64).powi(2)).sum();
+        let var = g / (g - 1.0) * ss / (n * n);
+        (mean, Z95 * var.sqrt())
+    }
+
+    fn report(&self, spec: &RegretSpec, rules: &Rules, games: u64) -> RegretReport {
+        let (mean, half) = self.mean_ci();
+        let pp = |x: f64| 100.0 * x;
+        RegretReport {
+            rules: rules.id().to_string(),
+            options: rules.options.clone(),
+            table: spec.table.clone(),
+            bot: spec.bot.clone(),
+            sampler: spec.sampler.clone(),
+            seed: spec.seed,
+            decisions: self.decisions,
+            extra_roll_decisions: self.extra_rolls,
+            games,
+            mean_regret_pp: pp(mean),
+            mean_regret_ci95_pp: [pp((mean - half).max(0.0)), pp(mean + half)],
+            max_regret_pp: pp(self.max),
+            perfect_fraction: self.perfect as f64 / self.decisions as f64,
+            ms_per_decision: self.think.as_secs_f64() * 1000.0 / self.decisions as f64,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clustered_interval_is_wider_than_none_and_centred() {
+        let mut s = Stats::default();
+        for r in &[0.0, 0.02, 0.01, 0.03] {
+            s.add(*r, false);
+            s.clusters.push((*r, 1));
+        }
+        let (mean, half) = s.mean_ci();
+        assert!((mean - 0.015).abs() < 1e-12 && half > 0.0, "{mean} {half}");
+    }
+}
