@@ -8,7 +8,9 @@ use ur_rules::{AnyGame, AnyRecord, Game, GameRecord, RecordError, Side};
 pub const VERSIONS: &str = "1 (race games) and 2 (every family)";
 
 /// A saved game: a race game's record (version 1), or a record of any
-/// family (version 2).
+/// family (version 2). Its JSON is the record's own.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(untagged)]
 pub enum SavedGame {
     Race(GameRecord),
     Family(AnyRecord),

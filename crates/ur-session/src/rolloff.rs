@@ -1,22 +1,17 @@
 //! Who starts: the roll-off of the booklets (each side throws once, the
 //! higher move value starts, ties throw again).
 
-use rand::RngCore;
-use rand_xoshiro::rand_core::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
 use ur_rules::report::race_rules;
-use ur_rules::{AnyGame, Side};
-
-use crate::session::throw;
+use ur_rules::{AnyGame, Dice, SeededDice, Side};
 
 /// The starter and the deciding move values, drawn with dice seeded by
 /// `seed`; none for rule sets whose throws have no move values (beyond the race).
 pub fn roll_off(game: &AnyGame, seed: u64) -> Option<(Side, [u8; 2])> {
     let rules = race_rules(game)?;
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x726f_6c6c_6f66_66);
-    let value = |rng: &mut dyn RngCore| rules.throw(throw(game, rng)).map_or(0, |t| t.value);
+    let mut dice = SeededDice::new(seed ^ 0x726f_6c6c_6f66_66);
+    let mut value = || rules.throw(dice.throw(rules.dice())).map_or(0, |t| t.value);
     loop {
-        let v = [value(&mut rng), value(&mut rng)];
+        let v = [value(), value()];
         if v[0] != v[1] {
             return Some((if v[0] > v[1] { Side::Light } else { Side::Dark }, v));
         }

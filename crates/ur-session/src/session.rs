@@ -7,10 +7,6 @@
 
 use std::sync::Arc;
 
-use rand::RngCore;
-use rand_xoshiro::rand_core::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
-use serde::Serialize;
 use serde_json::Value;
 use ur_bots::hint::{self, Evaluation, Hint, HintError};
 use ur_bots::review::{Judge, Review};
@@ -18,7 +14,9 @@ use ur_bots::{make_bot_with_table, BotError, Oracle};
 use ur_rules::any_record::ANY_RECORD_VERSION;
 use ur_rules::report::{self, Acted, Rolled};
 use ur_rules::Options;
-use ur_rules::{AnyAction, AnyGame, AnyRecord, Family, GameRecord, PlayError, Playable, RuleSetFile, Rules, Side, SpecError, Step, Turn};
+
+pub use crate::records::SavedGame;
+use ur_rules::{AnyAction, AnyGame, AnyRecord, Family, PlayError, Playable, RuleSetFile, Rules, SeededDice, Side, SpecError, Step, Turn};
 
 /// Where a new game's rules come from.
 #[derive(Clone, Debug, PartialEq)]
@@ -79,14 +77,6 @@ pub enum SessionError {
     Record(String),
 }
 
-/// A game record of any family: version 1 for races, 2 for the others.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum SavedGame {
-    Race(GameRecord),
-    Other(AnyRecord),
-}
-
 /// What a bot would decide now.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BestMove {
@@ -106,7 +96,7 @@ pub struct Session {
     steps: Vec<Step>,
     /// The table for these rules, or why the one found does not fit.
     oracle: Option<Result<Oracle, String>>,
-    dice: Xoshiro256PlusPlus,
+    dice: SeededDice,
 }
 
 /// Steps (rolls and decisions) after which a game loop gives up with an
@@ -131,7 +121,7 @@ impl Session {
             }
         };
         let oracle = report::race_rules(&game).and_then(|r| tables.oracle(r));
-        let dice = Xoshiro256PlusPlus::seed_from_u64(0);
+        let dice = SeededDice::new(0);
         Ok(Session { game, options: new.options.clone(), first: new.first, rules_text, steps: Vec::new(), oracle, dice })
     }
 
@@ -147,19 +137,19 @@ impl Session {
                 let game = report::race_resume(r).map_err(|e| record(&e))?;
                 (game, r.options.clone(), r.first, r.rules_file.clone(), Vec::new())
             }
-            SavedGame::Other(r) => {
+            SavedGame::Family(r) => {
                 let game = r.replay().map_err(|e| record(&e))?;
                 (game, r.options.clone(), r.first, None, r.steps.clone())
             }
         };
         let oracle = report::race_rules(&game).and_then(|r| tables.oracle(r));
-        let dice = Xoshiro256PlusPlus::seed_from_u64(0);
+        let dice = SeededDice::new(0);
         Ok(Session { game, options, first, rules_text, steps, oracle, dice })
     }
 
     /// Seeds the dice that [`Session::roll_dice`] throws.
     pub fn seed_dice(&mut self, seed: u64) {
-        self.dice = Xoshiro256PlusPlus::seed_from_u64(seed);
+        self.dice = SeededDice::new(seed);
     }
 
     pub fn game(&self) -> &AnyGame {
@@ -203,7 +193,7 @@ impl Session {
     /// # Errors
     /// Not a roll turn.
     pub fn roll_dice(&mut self) -> Result<Rolled, SessionError> {
-        let raw = throw(&self.game, &mut self.dice);
+        let raw = crate::duel::throw(&mut self.dice, &self.game);
         self.roll(raw)
     }
 
@@ -302,7 +292,7 @@ impl Session {
             Turn::Over(w) => (true, w),
             _ => (false, None),
         };
-        SavedGame::Other(AnyRecord {
+        SavedGame::Family(AnyRecord {
             version: ANY_RECORD_VERSION,
             rules: self.game.rule_id().into(),
             family: self.game.family(),
@@ -318,19 +308,6 @@ impl Session {
     pub fn family(&self) -> Family {
         self.game.family()
     }
-}
-
-/// A raw outcome drawn from the game's dice with `rng`.
-pub fn throw(game: &AnyGame, rng: &mut dyn RngCore) -> u8 {
-    let outcomes = game.outcomes();
-    let mut x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-    for &(raw, p) in &outcomes {
-        if x < p {
-            return raw;
-        }
-        x -= p;
-    }
-    outcomes.last().map_or(0, |o| o.0)
 }
 
 #[cfg(test)]
@@ -368,7 +345,7 @@ mod tests {
             play_out(&mut s);
             match s.record() {
                 SavedGame::Race(r) => assert_eq!(Turn::Over(r.replay().unwrap().winner()), s.game().turn(), "{id}"),
-                SavedGame::Other(r) => assert_eq!(r.replay().unwrap().position_json(), s.game().position_json(), "{id}"),
+                SavedGame::Family(r) => assert_eq!(r.replay().unwrap().position_json(), s.game().position_json(), "{id}"),
             }
         }
     }
