@@ -1,6 +1,6 @@
 //! Data-driven rule tests for the marker games: `tests/rules/bens/<id>.toml`
-//! holds cases derived from RULESETS.md §5 (`bens-ur`) and §9
-//! (`ludens-akalandung`), one or more per rule clause, DECISION and OPEN item.
+//! holds cases derived from docs/rules/bens-ur.md and
+//! docs/rules/ludens-akalandung.md, one or more per rule clause, DECISION and OPEN item.
 //! Games are played through `AnyGame` (the `Playable` interface); positions
 //! are checked against the game's JSON snapshot (`position_json`). All
 //! failing cases are reported together.
@@ -46,7 +46,7 @@ use ur_rules::marker::akalandung::{AkalandungGame, AkalandungSetup};
 use ur_rules::marker::bens::{BensGame, BensSetup};
 use ur_rules::{AnyGame, OptionValue, Options, Playable, Side};
 
-/// Items of RULESETS.md each file must name in some case's clause.
+/// Judgment-call items (docs/rules/README.md#index-of-judgment-calls) each file must name in some case's clause.
 fn required_tags(id: &str) -> &'static [&'static str] {
     match id {
         "bens-ur" => &["D01", "D13", "D14", "D15", "D16", "D17", "D18", "D19", "D20", "D21", "D22", "D63", "O02", "§1.3"],

@@ -1,5 +1,5 @@
 //! Data-driven rule tests: every `tests/rules/<rule-set id>.toml` file holds
-//! cases derived from RULESETS.md, one or more per rule clause, DECISION and
+//! cases derived from the rule set's page, docs/rules/<rule-set id>.md, one or more per rule clause, DECISION and
 //! OPEN item. Each case sets up a position, throws, and checks the legal moves
 //! and what playing a move leads to. All failing cases are reported together.
 //!
@@ -66,7 +66,8 @@ const RULE_SETS: [&str; 8] = [
     "regency-bell",
 ];
 
-/// Items of RULESETS.md each file must name in some case's clause.
+/// Judgment-call items (docs/rules/README.md#index-of-judgment-calls) and generic
+/// rules (docs/rules/README.md#generic-rules) each file must name in some case's clause.
 fn required_tags(id: &str) -> Vec<&'static str> {
     let mut tags = vec!["G1", "G2", "G3", "G4", "G5", "G6", "G7", "G9", "§1.3"];
     if id != "walker-cyningstan" {

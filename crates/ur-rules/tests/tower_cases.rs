@@ -1,6 +1,6 @@
 //! Data-driven rule tests of the tower games: every
 //! `tests/rules/tower/<rule-set id>.toml` file holds cases derived from
-//! RULESETS.md (§1.6 and the rule set's section), one or more per rule clause,
+//! docs/rules/README.md#tower-model and the rule set's page, one or more per rule clause,
 //! DECISION and OPEN item. All failing cases are reported together.
 //!
 //! Case format (keys of one `[[case]]` table; everything but `clause` is optional):
