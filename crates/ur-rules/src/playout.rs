@@ -38,7 +38,12 @@ impl Rules {
     /// # Panics
     /// For rules with named pieces.
     #[inline]
-    pub fn random_playout_seen(&self, start: &State, rng: &mut impl RngCore, mut seen: impl FnMut(&State, &Throw, Option<Move>)) -> Playout {
+    pub fn random_playout_seen(
+        &self,
+        start: &State,
+        rng: &mut impl RngCore,
+        mut seen: impl FnMut(&State, &Throw, Option<Move>),
+    ) -> Playout {
         assert!(!self.named_pieces(), "random_playout does not support named pieces");
         let throws: Vec<_> = (0..8).map(|raw| self.throw(raw).unwrap_or_else(|| self.throw(1).expect("1 exists"))).collect();
         let dice = self.dice();

@@ -131,8 +131,11 @@ fn agree(id: &str, options: &Options, rules: &Arc<Rules>, seeds: std::ops::Range
 }
 
 fn race_rule_sets() -> Vec<&'static str> {
-    let ids: Vec<&str> =
-        BUILTIN.iter().map(|&(id, _)| id).filter(|id| !Rules::builtin_with(id, &Options::new()).expect("compiles").named_pieces()).collect();
+    let ids: Vec<&str> = BUILTIN
+        .iter()
+        .map(|&(id, _)| id)
+        .filter(|id| !Rules::builtin_with(id, &Options::new()).expect("compiles").named_pieces())
+        .collect();
     assert!(ids.len() >= 11, "race rule sets without named pieces: {ids:?}");
     ids
 }
