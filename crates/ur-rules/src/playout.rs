@@ -33,7 +33,8 @@ impl Rules {
     /// Each throw draws one `u64` from `rng`: the dice read it with
     /// [`crate::DiceModel::sample_bits`], the move is the `k`-th legal move by increasing
     /// destination with `k = ((bits >> 32) * count) >> 32`, and an optional extra roll is
-    /// taken when bit 20 is set.
+    /// taken when bit 20 is set. (With `D6` dice the die also reads bits 32 to 63, so the die
+    /// and the move picked are not independent; no built-in race rule set throws a d6.)
     ///
     /// # Panics
     /// For rules with named pieces.
