@@ -132,7 +132,7 @@ pub fn describe(file: &RuleSetFile, rules: &Rules) -> String {
     out += &format!("Dark's path ({}), the mirror image (top and bottom rows swapped):\n", spec.sides[1]);
     out += &board_text::path_diagram(rules, Side::Dark);
     if !spec.notes.is_empty() {
-        out += "\nJudgment calls (see RULESETS.md):\n";
+        out += "\nJudgment calls (see docs/rules/README.md#index-of-judgment-calls):\n";
         for n in &spec.notes {
             out += &format!("  - {n}\n");
         }

@@ -36,7 +36,7 @@ pub struct Board {
     pub rows: u8,
     pub cols: u8,
     pub rosettes: Vec<Cell>,
-    /// Decoration letters by row (see RULESETS.md §1.2); `-` for no cell.
+    /// Decoration letters by row (see docs/rules/bens-ur.md#board-and-path); `-` for no cell.
     pub decorations: Vec<&'static str>,
 }
 

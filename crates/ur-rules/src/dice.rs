@@ -4,7 +4,7 @@ use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
-/// The physical dice (RULESETS.md §1.4). A raw outcome is what the dice show:
+/// The physical dice (docs/rules/README.md#dice). A raw outcome is what the dice show:
 /// the number of marked tips for binary lots, the face for a d4 or d6.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum DiceModel {

@@ -2,7 +2,7 @@
 
 use rand::RngCore;
 
-use crate::dice::Extra;
+use crate::dice::{Extra, Throw};
 use crate::movegen::Move;
 use crate::position::State;
 use crate::rules::Rules;
@@ -23,6 +23,28 @@ impl Rules {
     /// # Panics
     /// For rules with named pieces (their turns need [`crate::Game`]).
     pub fn random_playout(&self, start: &State, rng: &mut impl RngCore) -> Playout {
+        self.random_playout_seen(start, rng, |_, _, _| {})
+    }
+
+    /// [`Rules::random_playout`], telling `seen` every throw: the position before it, the
+    /// throw, and the move made (`None` for a pass). The same `rng` gives the same game as
+    /// `random_playout`; `seen` is how tests compare that game with [`crate::Game`]'s.
+    ///
+    /// Each throw draws one `u64` from `rng`: the dice read it with
+    /// [`crate::DiceModel::sample_bits`], the move is the `k`-th legal move by increasing
+    /// destination with `k = ((bits >> 32) * count) >> 32`, and an optional extra roll is
+    /// taken when bit 20 is set. (With `D6` dice the die also reads bits 32 to 63, so the die
+    /// and the move picked are not independent; no built-in race rule set throws a d6.)
+    ///
+    /// # Panics
+    /// For rules with named pieces.
+    #[inline]
+    pub fn random_playout_seen(
+        &self,
+        start: &State,
+        rng: &mut impl RngCore,
+        mut seen: impl FnMut(&State, &Throw, Option<Move>),
+    ) -> Playout {
         assert!(!self.named_pieces(), "random_playout does not support named pieces");
         let throws: Vec<_> = (0..8).map(|raw| self.throw(raw).unwrap_or_else(|| self.throw(1).expect("1 exists"))).collect();
         let dice = self.dice();
@@ -34,6 +56,7 @@ impl Rules {
             let throw = &throws[dice.sample_bits(bits) as usize];
             let mut dests = self.destinations(&st, throw);
             if dests == 0 {
+                seen(&st, throw, None);
                 st.to_move = st.to_move.other();
                 continue;
             }
@@ -43,6 +66,7 @@ impl Rules {
             }
             let to = dests.trailing_zeros() as u8;
             let mv = Move::new(to - throw.value, to);
+            seen(&st, throw, Some(mv));
             let effect = self.apply_unchecked(&mut st, throw, mv);
             if let Some(winner) = self.finish_move(&mut st, &effect) {
                 return Playout { winner, throws: n };

@@ -13,8 +13,10 @@ use ur_solve::{solve, Indexer, Silent, SolveConfig, Values};
 
 const TABLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/peers/royalur-java-finkel2p.rgu");
 
-/// Values are `round(p * 65535)`; allow 1.5 steps for rounding and the peer's training precision.
-const TOLERANCE: f64 = 1.5 / 65535.0;
+/// Values are `round(p * 65535)`: half a step (0.00076 pp) for the rounding, plus 0.01 of a step
+/// (1.5e-7) for the peer's own convergence. The largest difference measured is 0.502 steps
+/// (0.000766 pp); 12,862 of the 12,869 positions round to the peer's value exactly.
+const TOLERANCE: f64 = 0.51 / 65535.0;
 
 fn finkel2() -> Rules {
     let opts: Options = [("pieces".to_string(), OptionValue::Int(2))].into();

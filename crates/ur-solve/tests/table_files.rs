@@ -3,7 +3,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use ur_rules::{OptionValue, Options, Rules};
 use ur_solve::table::{write_atomic, write_table, MAGIC};
@@ -233,33 +233,38 @@ fn writes_are_atomic_and_leave_no_temporary_files() {
     assert_eq!(strays(d, &["sub", "occupied"]), Vec::<String>::new());
 
     // Overwriting while a reader watches: the reader sees the target absent or
-    // complete (all of one version), never partly written.
+    // complete (all of one version), never partly written. The writer keeps
+    // going (whole rounds of the four versions) until the reader has read the
+    // target whole a few times, so the reads checked above really happened.
     let target = d.join("watched.bin");
     let big = 4 << 20;
     let versions: Vec<Vec<u8>> = (1u8..=4).map(|k| vec![k; big]).collect();
     let done = AtomicBool::new(false);
+    let seen = AtomicUsize::new(0);
+    let mut rounds = 0;
     std::thread::scope(|s| {
         s.spawn(|| {
-            for _ in 0..3 {
+            while rounds < 3 || seen.load(Ordering::SeqCst) < 3 {
                 for v in &versions {
                     write_atomic(&target, &[&v[..big / 2], &v[big / 2..]]).unwrap();
                 }
+                rounds += 1;
             }
             done.store(true, Ordering::SeqCst);
         });
-        let mut seen = 0;
         while !done.load(Ordering::SeqCst) {
             match fs::read(&target) {
                 Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::NotFound),
                 Ok(bytes) => {
                     assert_eq!(bytes.len(), big, "a partly written file under the final name");
                     assert!(bytes.iter().all(|&b| b == bytes[0]), "a mix of two writes");
-                    seen += 1;
+                    seen.fetch_add(1, Ordering::SeqCst);
                 }
             }
         }
-        let _ = seen;
     });
+    assert!(rounds >= 3, "{rounds} rounds of writes");
+    assert!(seen.load(Ordering::SeqCst) >= 3, "the reader read the target whole only {} times", seen.load(Ordering::SeqCst));
     assert_eq!(fs::read(&target).unwrap(), versions[3]);
     assert_eq!(strays(d, &["sub", "occupied", "watched.bin"]), Vec::<String>::new());
 

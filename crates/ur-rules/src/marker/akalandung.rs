@@ -1,4 +1,4 @@
-//! The Akalandung variant (`ludens-akalandung`, RULESETS.md §9): the
+//! The Akalandung variant (`ludens-akalandung`, docs/rules/ludens-akalandung.md): the
 //! `ludens-planet` race plus three powers, each an option: the Mighty Twins,
 //! the Warrior's Path and the Oracle's Vision.
 //!
@@ -317,7 +317,8 @@ impl AkalandungGame {
         ROSETTES.iter().any(|&r| from < r && r < to)
     }
 
-    /// Landing of a single piece (RULESETS.md §8 and 9.1).
+    /// Landing of a single piece (docs/rules/ludens-planet.md#turn-and-captures and
+    /// docs/rules/ludens-akalandung.md#the-mighty-twins-twins).
     fn landing_single(&self, side: Side, to: u8) -> Option<Landing> {
         if to == CENTRE {
             return Some(Landing::Free);

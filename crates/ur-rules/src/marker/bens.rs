@@ -1,4 +1,4 @@
-//! Ben's Royal Game of Ur (`bens-ur`, RULESETS.md §5).
+//! Ben's Royal Game of Ur (`bens-ur`, docs/rules/bens-ur.md).
 //!
 //! Markers run PATH-23 (out along the middle row, round the small block past
 //! both Conversion squares, back along the middle row, off past the
@@ -67,7 +67,7 @@ pub enum Face {
     Dotted,
 }
 
-/// What a square does (RULESETS.md §5.1).
+/// What a square does (docs/rules/bens-ur.md#board-and-path).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SquareKind {
     Rosette,
@@ -334,7 +334,7 @@ impl BensGame {
     }
 
     /// Whether a marker of `side` with `face` may end a move on `pos`, and
-    /// what it captures there (RULESETS.md §5.3).
+    /// what it captures there (docs/rules/bens-ur.md#landing-sharing-and-capturing).
     fn landing(&self, side: Side, face: Face, pos: u8) -> Option<Landing> {
         // One pass over the markers, in the order of [`BensGame::occupants`]
         // (no list built: searches call this for every move they try).
@@ -472,7 +472,7 @@ impl BensGame {
         }
     }
 
-    // ---- start procedure (RULESETS.md §5.7) ----
+    // ---- start procedure (docs/rules/bens-ur.md#who-starts-the-simultaneous-start) ----
 
     fn first_marker(&self, side: Side) -> Marker {
         self.sides[side.index()].board.first().copied().unwrap_or(Marker { pos: 0, face: Face::Blank })

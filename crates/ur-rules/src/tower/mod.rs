@@ -1,5 +1,6 @@
 //! The prisoner games: `ravensburg-1977`, `vizier-4-pyramids`, `guard-d6`
-//! (RULESETS.md §1.6, §7, §10, §15).
+//! (docs/rules/README.md#tower-model, docs/rules/ravensburg-1977.md,
+//! docs/rules/vizier-4-pyramids.md, docs/rules/guard-d6.md).
 //!
 //! Tokens capture by stacking on enemy tokens and carry them off as
 //! prisoners; a token reaching its final square eliminates its prisoners and

@@ -1,7 +1,7 @@
 //! The three tower rule sets as data: one parameter struct, named options.
 //!
-//! `ravensburg-1977` (RULESETS.md §7), `vizier-4-pyramids` (§10) and
-//! `guard-d6` (§15) differ only in the values of [`TowerRules`].
+//! `ravensburg-1977` (docs/rules/ravensburg-1977.md), `vizier-4-pyramids`
+//! (docs/rules/vizier-4-pyramids.md) and `guard-d6` (docs/rules/guard-d6.md) differ only in the values of [`TowerRules`].
 
 use crate::spec::{OptionValue, Options, SpecError};
 

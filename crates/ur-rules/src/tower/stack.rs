@@ -1,4 +1,5 @@
-//! Squares and stacks of the tower games (RULESETS.md §1.6 T1, §7 D29).
+//! Squares and stacks of the tower games (docs/rules/README.md#tower-model T1,
+//! docs/rules/ravensburg-1977.md#d29).
 //!
 //! The 20 squares are numbered for speed: 0-5 are light's private squares
 //! A1-A6, 6-11 dark's B1-B6 and 12-19 the shared middle strip M1-M8. Each side

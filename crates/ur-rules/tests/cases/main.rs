@@ -1,5 +1,5 @@
 //! Data-driven rule tests: `tests/cases/<family>/<rule-set id>.cases.toml`
-//! holds cases derived from RULESETS.md, one or more per rule clause,
+//! holds cases derived from the rule set's page in docs/rules/, one or more per rule clause,
 //! DECISION and OPEN item. One runner ([`runner`]) reads and runs the files
 //! of every rule family and checks that their clauses name the items they
 //! must; each family ([`race`], [`marker`], [`tower`]) only says how its

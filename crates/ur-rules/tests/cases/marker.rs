@@ -1,6 +1,6 @@
 //! The marker family (`bens-ur`, `ludens-akalandung`):
 //! `tests/cases/marker/<rule-set id>.cases.toml` holds cases derived from
-//! RULESETS.md §5 (`bens-ur`) and §9 (`ludens-akalandung`), one or more per
+//! docs/rules/bens-ur.md and docs/rules/ludens-akalandung.md, one or more per
 //! rule clause, DECISION and OPEN item. Games are played through `AnyGame`
 //! (the `Playable` interface); positions are checked against the game's JSON
 //! snapshot (`position_json`).

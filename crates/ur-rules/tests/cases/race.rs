@@ -1,6 +1,6 @@
 //! The race family (the booklet rule sets of `rulesets/*.toml`):
 //! `tests/cases/race/<rule-set id>.cases.toml` holds cases derived from
-//! RULESETS.md, one or more per rule clause, DECISION and OPEN item. Each case
+//! the rule set's page in docs/rules/, one or more per rule clause, DECISION and OPEN item. Each case
 //! sets up a position, throws, and checks the legal moves and what playing a
 //! move leads to.
 //!

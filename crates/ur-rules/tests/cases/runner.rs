@@ -25,7 +25,7 @@ pub trait Family {
     const RULE_SETS: &'static [&'static str];
     /// Cases each file must hold at least.
     const MIN_CASES: usize;
-    /// Items of RULESETS.md the family's files must name between them.
+    /// Judgment-call items (docs/rules/) the family's files must name between them.
     const SHARED_TAGS: &'static [&'static str] = &[];
 
     /// The case keys of [`Family::CASE_KEYS`] (unknown keys should be refused).
@@ -37,7 +37,7 @@ pub trait Family {
     /// A game in play.
     type Game;
 
-    /// Items of RULESETS.md the rule set's file must name in some case's clause.
+    /// Judgment-call items (docs/rules/) the rule set's file must name in some case's clause.
     fn required_tags(id: &str) -> Vec<&'static str>;
     /// The rule set with the case's options; `Err` when they are refused.
     fn rules(id: &str, options: &Options) -> Result<Self::Rules, String>;

@@ -1,6 +1,6 @@
 //! The tower family (`ravensburg-1977`, `vizier-4-pyramids`, `guard-d6`):
 //! `tests/cases/tower/<rule-set id>.cases.toml` holds cases derived from
-//! RULESETS.md (§1.6 and the rule set's section), one or more per rule
+//! docs/rules/README.md#tower-model and the rule set's page, one or more per rule
 //! clause, DECISION and OPEN item.
 //!
 //! Case format (keys of one `[[case]]` table; everything but `clause` is optional):
