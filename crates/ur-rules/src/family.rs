@@ -576,3 +576,17 @@ mod tests {
         assert!(game.apply(&race).is_err());
     }
 }
+
+#[cfg(test)]
+mod serde_trap {
+    use super::*;
+
+    /// An untagged action enum decodes a move of one family as another's:
+    /// an Akalandung move reads as a Ben's move.
+    #[test]
+    fn untagged_actions_decode_across_families() {
+        let json = serde_json::json!({"kind": "move", "from": 3, "to": 7});
+        let any: AnyAction = serde_json::from_value(json).unwrap();
+        assert!(matches!(any, AnyAction::Bens(_)), "{any:?}");
+    }
+}
