@@ -821,9 +821,7 @@ fn any_show(game: &AnyGame) -> Map<String, Value> {
     m.insert("rules".into(), json!(game.rule_id()));
     m.insert("family".into(), json!(game.family()));
     m.insert("position".into(), game.position_json());
-    if let Some(board) = game.board_text() {
-        m.insert("board".into(), json!(board));
-    }
+    m.insert("board".into(), json!(game.board_text().trim_end()));
     m
 }
 

@@ -143,10 +143,10 @@ fn build(id: &str, case: &Case) -> Result<Option<AnyGame>, String> {
             let built = match id {
                 "bens-ur" => serde_json::from_value::<BensSetup>(p)
                     .map_err(|e| format!("bad position: {e}"))
-                    .and_then(|s| BensGame::from_setup(&case.options, &s).map(AnyGame::Bens).map_err(|e| e.to_string())),
+                    .and_then(|s| BensGame::from_position(&case.options, &s).map(AnyGame::Bens).map_err(|e| e.to_string())),
                 _ => serde_json::from_value::<AkalandungSetup>(p)
                     .map_err(|e| format!("bad position: {e}"))
-                    .and_then(|s| AkalandungGame::from_setup(&case.options, &s).map(AnyGame::Akalandung).map_err(|e| e.to_string())),
+                    .and_then(|s| AkalandungGame::from_position(&case.options, &s).map(AnyGame::Akalandung).map_err(|e| e.to_string())),
             };
             if case.position_error {
                 return match built {
@@ -229,7 +229,7 @@ fn run_step(game: &mut AnyGame, step: &Step, at: &str, errs: &mut Vec<String>) -
         errs.extend(diffs.into_iter().map(|d| format!("{at}: after: {d}")));
     }
     for t in step.text.iter().flatten() {
-        let board = game.board_text().unwrap_or_default();
+        let board = game.board_text();
         if !board.contains(t.as_str()) {
             errs.push(format!("{at}: board text lacks '{t}':\n{board}"));
         }

@@ -268,7 +268,7 @@ fn run_case(id: &str, case: &Case) -> Result<(), String> {
         (Ok(r), false) => r,
     };
     let setup = case.position.clone().unwrap_or_default();
-    let mut game = match (TowerGame::from_setup(rules, &setup), case.position_error) {
+    let mut game = match (TowerGame::from_position(rules, &setup), case.position_error) {
         (Ok(_), true) => return Err("position accepted, should be refused".into()),
         (Err(_), true) => return Ok(()),
         (Err(e), false) => return Err(format!("position refused: {e}")),
