@@ -198,10 +198,11 @@ pub(crate) fn draw_board(out: &mut String, cell_text: impl Fn(Cell) -> String) {
         .map(|row| (0..board.cols).map(|col| (board.decoration(Cell { row, col }) != '-').then(|| cell_text(Cell { row, col }))).collect())
         .collect();
     let width = cells.iter().flatten().flatten().map(|t| t.chars().count()).max().unwrap_or(0).max(4);
-    out.push_str("  ");
+    let mut header = String::from("  ");
     for col in 0..board.cols {
-        let _ = write!(out, "{:^w$}", char::from(b'a' + col), w = width + 4);
+        let _ = write!(header, "{:^w$}", char::from(b'a' + col), w = width + 4);
     }
+    out.push_str(header.trim_end());
     out.push('\n');
     for (row, texts) in cells.iter().enumerate() {
         let mut line = format!("{} ", 3 - row);

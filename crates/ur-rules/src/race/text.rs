@@ -101,7 +101,7 @@ pub fn render(rules: &Rules, st: &State) -> String {
                     format!("{} {} {place}", i + 1, birds.names[i])
                 })
                 .collect();
-            out += &format!("      birds: {}\n", list.join(", "));
+            out += &wrap("      birds: ", &list, 80);
         }
     }
     trim_lines(&out)
@@ -201,6 +201,28 @@ pub fn turn_line(game: &Game) -> String {
             None => "Game over\n".into(),
         },
     }
+}
+
+/// `items` after `lead`, separated by commas, in lines of at most `width`
+/// columns (continued under the first item).
+fn wrap(lead: &str, items: &[String], width: usize) -> String {
+    let indent = " ".repeat(lead.len());
+    let mut out = String::new();
+    let mut line = lead.to_string();
+    for (i, item) in items.iter().enumerate() {
+        let piece = if i + 1 < items.len() { format!("{item},") } else { item.clone() };
+        if line.len() > lead.len() && line.len() + 1 + piece.len() > width {
+            out += line.trim_end();
+            out.push('\n');
+            line = indent.clone();
+        } else if line.len() > lead.len() {
+            line.push(' ');
+        }
+        line += &piece;
+    }
+    out += &line;
+    out.push('\n');
+    out
 }
 
 /// Drops trailing spaces from every line.

@@ -153,7 +153,9 @@ impl AkalandungGame {
         let mut out = String::new();
         draw_board(&mut out, |cell| {
             let occ = self.occupants(cell);
-            let each: String = occ
+            let mut pieces: Vec<_> = occ.iter().collect();
+            pieces.sort_by_key(|(s, p)| (*s, p.twin, p.warrior));
+            let each: String = pieces
                 .iter()
                 .map(|(s, p)| {
                     let who = if *s == Side::Light { 'L' } else { 'D' };
@@ -188,7 +190,7 @@ impl AkalandungGame {
             out.push_str(&line);
             out.push('\n');
         }
-        out.push_str("L, D = a Light, Dark piece; L2L2 = a pair of Twins; Lw = a Warrior; L3 = 3 pieces.\n");
+        out.push_str("L, D = a Light, Dark piece; L2L2 = a pair of Twins; Lw = a Warrior; L3 = three.\n");
         out.push_str(&self.describe_turn());
         out.push('\n');
         out
