@@ -7,7 +7,6 @@
 
 use std::time::Instant;
 
-use rand::Rng;
 use ur_rules::{AnyAction, AnyGame, Playable, Side, Turn};
 
 /// The side that decides now.
@@ -51,17 +50,9 @@ pub fn after(game: &AnyGame, action: &AnyAction) -> AnyGame {
     child
 }
 
-/// Draws a raw outcome from `outcomes` (probabilities summing to 1).
-pub fn sample_outcome(outcomes: &[(u8, f64)], rng: &mut impl Rng) -> u8 {
-    let mut x: f64 = rng.gen();
-    for &(raw, p) in outcomes {
-        if x < p {
-            return raw;
-        }
-        x -= p;
-    }
-    outcomes.last().map_or(0, |o| o.0)
-}
+/// Draws a raw outcome from `outcomes` (probabilities summing to 1): the
+/// sampler of `ur-rules`, here for the callers that name it from the bots.
+pub use ur_rules::sample_outcome;
 
 /// Every open action with the mover's standing after it (one-move lookahead).
 pub fn one_move_values(game: &AnyGame) -> Vec<(AnyAction, f64)> {
@@ -167,7 +158,7 @@ pub fn first_best(values: &[(AnyAction, f64)]) -> AnyAction {
 
 #[cfg(test)]
 mod tests {
-    use rand::SeedableRng;
+    use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
     use ur_rules::{OptionValue, Options};
 
@@ -182,7 +173,7 @@ mod tests {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
             while !matches!(g.turn(), Turn::Over(_)) {
                 if matches!(g.turn(), Turn::Roll(_)) {
-                    g.roll(sample_outcome(&g.outcomes(), &mut rng)).unwrap();
+                    g.roll_with(&mut rng).unwrap();
                 } else {
                     out.push(g.clone());
                     let a = g.actions()[rng.gen_range(0..g.actions().len())].clone();

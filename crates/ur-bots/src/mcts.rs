@@ -20,7 +20,7 @@ use ur_rules::{Action, AnyAction, AnyGame, Choice, Dice, Extra, Game, Move, Phas
 
 use crate::chance::merged_throws;
 use crate::eval::Evaluator;
-use crate::generic::{after, open_actions, sample_outcome, worth};
+use crate::generic::{after, open_actions, worth};
 use crate::{Bot, SearchStats};
 
 /// How long a search runs.
@@ -366,10 +366,7 @@ impl Sim for AnySim {
         for _ in 0..PLAYOUT_CAP {
             let ok = match g.turn() {
                 Turn::Over(_) => break,
-                Turn::Roll(_) => {
-                    let raw = sample_outcome(&g.outcomes(), rng);
-                    g.roll(raw).is_ok()
-                }
+                Turn::Roll(_) => g.roll_with(rng).is_ok(),
                 Turn::Decide(_) => match greedy_pick(&g, rng) {
                     Some(next) => {
                         g = next;

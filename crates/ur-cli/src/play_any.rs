@@ -16,16 +16,9 @@ pub enum AnyPlayer {
     Bot(Box<dyn Bot>),
 }
 
-/// The board of any game as text: the family's own drawing, else its position as JSON.
+/// The board of any game as text, the family's own drawing.
 pub fn board(game: &AnyGame) -> String {
-    match game.board_text() {
-        Some(text) if text.ends_with('\n') => text,
-        Some(text) => text + "\n",
-        None => match game.as_race() {
-            Some(g) => crate::board_text::render(g.rules(), g.state()),
-            None => format!("{}\n", serde_json::to_string_pretty(&game.position_json()).unwrap_or_default()),
-        },
-    }
+    game.board_text()
 }
 
 /// The side names for messages.

@@ -227,6 +227,7 @@ mod tests {
             family: Family::Race,
             name: "Demo",
             source: "a booklet, p. 1",
+            summary: "A demo game.",
             options: vec![FamilyOption { name: "fast", description: "Shorter game.", default: "false", values: vec!["true", "false"] }],
         };
         let given: Options = [("fast".to_string(), OptionValue::Bool(true))].into();

@@ -10,7 +10,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::family::{family_of, AnyAction, AnyGame, Family, PlayError, Playable, Turn};
+use crate::any::{AnyAction, AnyGame};
+use crate::catalogue::{family_of, Family};
+use crate::play::{PlayError, Playable, Turn};
 use crate::spec::{Options, SpecError};
 use crate::Side;
 
@@ -162,7 +164,7 @@ impl AnyRecorder {
     /// # Errors
     /// As [`Playable::apply`]; nothing is recorded.
     pub fn apply(&mut self, action: &AnyAction) -> Result<(), PlayError> {
-        let json = serde_json::to_value(action).map_err(|e| PlayError(format!("cannot record {action}: {e}")))?;
+        let json = serde_json::to_value(action).expect("actions serialise to JSON");
         self.game.apply(action)?;
         self.record.steps.push(Step::Act(json));
         Ok(())
@@ -185,7 +187,7 @@ mod tests {
     use rand_xoshiro::Xoshiro256PlusPlus;
 
     use super::*;
-    use crate::family::family_rule_sets;
+    use crate::catalogue::family_rule_sets;
 
     fn random_recorded(id: &str, seed: u64, max_steps: usize) -> AnyRecorder {
         let mut rec = AnyRecorder::new(id, &Options::new(), Side::Dark).unwrap();

@@ -1,6 +1,6 @@
 //! Dice models with exact probabilities, throw mappings and seedable dice.
 
-use rand::{RngCore, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
@@ -102,10 +102,35 @@ pub struct Throw {
     pub enter: bool,
 }
 
+/// Draws a raw outcome from a distribution: outcomes with probabilities
+/// summing to 1, as [`crate::Playable::outcomes`] gives them. The one place
+/// that samples a throw of any family (see [`crate::Playable::roll_with`]).
+///
+/// # Examples
+/// ```
+/// use ur_rules::{sample_outcome, SeededDice};
+/// let mut dice = SeededDice::new(1);
+/// let raw = sample_outcome(&[(1, 0.5), (2, 0.5)], dice.rng());
+/// assert!(raw == 1 || raw == 2);
+/// ```
+pub fn sample_outcome<R: RngCore + ?Sized>(outcomes: &[(u8, f64)], rng: &mut R) -> u8 {
+    let mut x: f64 = rng.gen();
+    for &(raw, p) in outcomes {
+        if x < p {
+            return raw;
+        }
+        x -= p;
+    }
+    outcomes.last().map_or(0, |o| o.0)
+}
+
 /// A source of raw dice outcomes.
 pub trait Dice {
     /// Throws the dice once and returns the raw outcome.
     fn throw(&mut self, model: DiceModel) -> u8;
+
+    /// Draws a raw outcome from a distribution ([`sample_outcome`]).
+    fn throw_from(&mut self, outcomes: &[(u8, f64)]) -> u8;
 }
 
 /// Seedable dice: the same seed gives the same sequence of throws.
@@ -138,6 +163,10 @@ impl SeededDice {
 impl Dice for SeededDice {
     fn throw(&mut self, model: DiceModel) -> u8 {
         model.sample_bits(self.rng.next_u64())
+    }
+
+    fn throw_from(&mut self, outcomes: &[(u8, f64)]) -> u8 {
+        sample_outcome(outcomes, &mut self.rng)
     }
 }
 

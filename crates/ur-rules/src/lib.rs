@@ -5,7 +5,10 @@
 //! positions ([`Setup`] unchecked, [`State`] validated), move generation
 //! and a turn-by-turn [`Game`] with game records.
 //! The prisoner games (`ravensburg-1977`, `vizier-4-pyramids`, `guard-d6`)
-//! have their own engine in [`tower`]; [`AnyGame`] plays every family.
+//! have their own engine in [`tower`], the marker games (`bens-ur`,
+//! `ludens-akalandung`) theirs in [`marker`]. Every family implements
+//! [`Playable`] ([`play`]); [`AnyGame`] ([`any`]) plays them all, and
+//! [`catalogue`] lists the rule sets by family.
 //!
 //! ```
 //! use ur_rules::{Game, Rules, Side, SeededDice};
@@ -16,29 +19,36 @@
 //! assert!(game.winner().is_some());
 //! ```
 
+pub mod any;
 pub mod any_record;
 pub mod board;
+pub mod catalogue;
 pub mod dice;
-pub mod family;
 pub mod game;
 pub mod marker;
 pub mod movegen;
+pub mod narrate;
+pub mod play;
 pub mod playout;
 pub mod position;
+pub mod race;
 pub mod record;
 pub mod report;
 pub mod rules;
 pub mod spec;
+mod text_input;
 pub mod tower;
 
 use serde::{Deserialize, Serialize};
 
+pub use any::{AnyAction, AnyGame};
 pub use any_record::{AnyRecord, AnyRecordError, AnyRecorder, Step};
 pub use board::{Board, Cell};
-pub use dice::{Dice, DiceModel, Extra, SeededDice, Throw};
-pub use family::{family_of, family_rule_sets, AnyAction, AnyGame, Family, FamilyOption, FamilyRuleSet, PlayError, Playable, Turn};
+pub use catalogue::{family_of, family_rule_sets, Family, FamilyOption, FamilyRuleSet};
+pub use dice::{sample_outcome, Dice, DiceModel, Extra, SeededDice, Throw};
 pub use game::{Action, Choice, Game, GameError, Phase, RollReport, Situation};
 pub use movegen::{format_moves, Move, MoveEffect, MoveError, MoveList};
+pub use play::{PlayError, Playable, Turn};
 pub use playout::Playout;
 pub use position::{PositionError, Setup, SideSetup, State};
 pub use record::{GameRecord, RecordError};

@@ -23,6 +23,14 @@ pub fn side_name(game: &AnyGame, side: Side) -> String {
     }
 }
 
+/// The rule set's name, as its booklet or page gives it.
+pub fn rule_set_name(game: &AnyGame) -> String {
+    match game {
+        AnyGame::Race(g) => g.rules().spec.name.clone(),
+        _ => crate::family_rule_sets().into_iter().find(|r| r.id == game.rule_id()).map_or(game.rule_id().into(), |r| r.name.into()),
+    }
+}
+
 /// An open decision as a line of a numbered list.
 pub fn label(game: &AnyGame, action: &AnyAction) -> String {
     match (game, action) {
@@ -332,7 +340,7 @@ mod tests {
             while !matches!(g.turn(), Turn::Decide(_)) {
                 let raw = g.outcomes().last().unwrap().0;
                 let rolled = crate::report::roll(&mut g, raw).unwrap();
-                assert!(roll_line(&g, &rolled).contains(&side_name(&g, Side::Light)), "{id}");
+                assert!(roll_line(&g, &rolled).contains(&side_name(&g, rolled.player)), "{id}");
             }
             assert!(!heading(&g).is_empty(), "{id}");
             for a in g.actions() {

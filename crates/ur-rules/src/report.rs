@@ -10,7 +10,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::family::{AnyAction, AnyGame, PlayError, Playable, Turn};
+use crate::any::{AnyAction, AnyGame};
+use crate::play::{PlayError, Playable, Turn};
 use crate::game::{Action, Choice, Game, Phase};
 use crate::movegen::{Move, MoveEffect};
 use crate::record::GameRecord;
@@ -95,14 +96,25 @@ pub fn roll(game: &mut AnyGame, raw: u8) -> Result<Rolled, PlayError> {
         return Ok(Rolled { player, raw, value: None, passed: false, summon: None });
     };
     let stage = summon_stage(race);
-    let report = race.roll(raw).map_err(PlayError::from_race)?;
+    let report = race.roll(raw)?;
     let summon = report.summon.map(|(bird, success)| Summon { bird, success, stage: stage.unwrap_or(SummonStage::Call) });
     Ok(Rolled { player, raw, value: Some(report.throw.value), passed: report.passed, summon })
 }
 
 /// The game's own refusal of a step out of turn (games refuse those).
 fn refusal(result: Result<(), PlayError>, step: &str) -> PlayError {
-    result.err().unwrap_or_else(|| PlayError(format!("cannot {step} now")))
+    result.err().unwrap_or_else(|| PlayError::WrongTurn { waits: format!("something other than a {step}") })
+}
+
+/// A raw outcome thrown with `dice` for the roll `game` waits for: a race
+/// set throws its own dice model (as the fast playouts do), any other
+/// family draws from the game's outcomes.
+pub fn throw(game: &AnyGame, dice: &mut crate::SeededDice) -> u8 {
+    use crate::Dice;
+    match game {
+        AnyGame::Race(g) => dice.throw(g.rules().dice()),
+        _ => dice.throw_from(&game.outcomes()),
+    }
 }
 
 /// Makes a decision and reports what it did.
@@ -120,9 +132,9 @@ pub fn act(game: &mut AnyGame, action: &AnyAction) -> Result<Acted, PlayError> {
     };
     match action {
         AnyAction::Race(Action::Move(mv)) => {
-            let effect = race.play(*mv).map_err(PlayError::from_race)?;
+            let effect = race.play(*mv)?;
             let played = match race.history().last() {
-                Some(Action::Move(m)) => *m,
+                Some(&Action::Move(m)) => m,
                 _ => *mv,
             };
             Ok(Acted { player, action: AnyAction::Race(Action::Move(played)), effect: Some(effect) })
@@ -174,8 +186,16 @@ pub fn race_rules(game: &AnyGame) -> Option<&Arc<Rules>> {
 /// Not a race game, or no throw gives that value.
 pub fn raw_for_value(game: &AnyGame, value: u8) -> Result<u8, PlayError> {
     match race_rules(game) {
-        Some(rules) => rules.raw_for_value(value).map_err(|e| PlayError(format!("{e}; throws (raw->value): {}", throws_text(rules)))),
-        None => Err(PlayError(format!("'{}' has no move values; roll by raw outcome", game.rule_id()))),
+        Some(rules) => rules.raw_for_value(value).map_err(|e| PlayError::BadAction {
+            input: format!("value {value}"),
+            rules: rules.id().into(),
+            why: format!("{e}; throws (raw->value): {}", throws_text(rules)),
+        }),
+        None => Err(PlayError::BadAction {
+            input: format!("value {value}"),
+            rules: game.rule_id().into(),
+            why: "its throws have no move values; roll by raw outcome".into(),
+        }),
     }
 }
 
@@ -207,29 +227,6 @@ pub fn race_game(rules: Arc<Rules>, first: Side) -> AnyGame {
 
 /// The shape of a race position in JSON, for error messages.
 pub const RACE_POSITION: &str = r#"{"to_move":"light","light":{"reserve":N,"off":N,"path":[P,...]},"dark":{...}}"#;
-
-/// Sets a race game to a position given as JSON, under the same rules, at
-/// the start of the side to move's turn.
-///
-/// # Errors
-/// Not a race game, JSON that is not a position, or a position the rules do not allow.
-pub fn set_race_position(game: &mut AnyGame, json: &serde_json::Value) -> Result<(), PlayError> {
-    let AnyGame::Race(g) = game else {
-        return Err(PlayError(format!("'{}' cannot be set to a position yet", game.rule_id())));
-    };
-    let setup: crate::Setup =
-        serde_json::from_value(json.clone()).map_err(|e| PlayError(format!("bad position: {e}; a position is shaped {RACE_POSITION}")))?;
-    let rules = g.rules().clone();
-    let state = rules.validate(&setup).map_err(|e| PlayError(format!("illegal position under {}: {e}", rules.id())))?;
-    *g = Game::from_state(rules, state);
-    Ok(())
-}
-
-impl PlayError {
-    fn from_race(e: crate::game::GameError) -> PlayError {
-        PlayError(e.to_string())
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -16,14 +16,7 @@ fn sample_roll(game: &TowerGame, rng: &mut Xoshiro256PlusPlus) -> u8 {
     let outcomes = game.outcomes();
     let total: f64 = outcomes.iter().map(|o| o.1).sum();
     assert!((total - 1.0).abs() < 1e-12, "outcomes sum to {total}");
-    let mut x = rng.gen::<f64>();
-    outcomes
-        .iter()
-        .find(|o| {
-            x -= o.1;
-            x < 0.0
-        })
-        .map_or(outcomes[0].0, |o| o.0)
+    ur_rules::sample_outcome(&outcomes, rng)
 }
 
 /// An action the game did not generate, if one is easy to find.
@@ -47,7 +40,7 @@ fn play_checked(mut game: TowerGame, seed: u64, deep_checks: bool) -> Result<Tow
             Turn::Roll(_) => {
                 prop_assert!(game.actions().is_empty());
                 let raw = sample_roll(&game, &mut rng);
-                game.roll(raw).map_err(|e| TestCaseError::fail(e.0))?;
+                game.roll(raw).map_err(|e| TestCaseError::fail(e.to_string()))?;
             }
             Turn::Decide(_) => {
                 let actions = game.actions();
@@ -56,7 +49,7 @@ fn play_checked(mut game: TowerGame, seed: u64, deep_checks: bool) -> Result<Tow
                     check_acceptance(&game, &actions, &mut rng)?;
                 }
                 let a = actions[rng.gen_range(0..actions.len())];
-                game.apply(&a).map_err(|e| TestCaseError::fail(e.0))?;
+                game.apply(&a).map_err(|e| TestCaseError::fail(e.to_string()))?;
             }
         }
     }
@@ -145,7 +138,7 @@ fn duel(id: &str, options: &[(&str, &str)]) -> TowerGame {
         eliminated: [n - 1, n - 1],
         ..TowerSetup::default()
     };
-    TowerGame::from_setup(rules, &setup).unwrap()
+    TowerGame::from_position(rules, &setup).unwrap()
 }
 
 /// Plays moves by their text, each after a throw of 1.
@@ -214,14 +207,14 @@ fn json_and_text_round_trip() {
                     for a in &actions {
                         let back: TowerAction = serde_json::from_str(&serde_json::to_string(a).unwrap()).unwrap();
                         assert_eq!(&back, a);
-                        let any: ur_rules::AnyAction = serde_json::from_value(serde_json::to_value(a).unwrap()).unwrap();
+                        let any = ur_rules::AnyGame::Tower(game.clone()).action_from_json(&serde_json::to_value(a).unwrap()).unwrap();
                         assert_eq!(any, ur_rules::AnyAction::Tower(*a));
                     }
                     let a = actions[rng.gen_range(0..actions.len())];
                     game.apply(&a).unwrap();
                 }
             }
-            let again = TowerGame::from_setup(*game.rules(), &game.to_setup()).unwrap();
+            let again = TowerGame::from_position(*game.rules(), &game.to_setup()).unwrap();
             assert_eq!(again.to_setup(), game.to_setup());
         }
     }

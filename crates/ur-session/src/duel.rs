@@ -1,9 +1,8 @@
 //! One game between bots, of any rule family: the dice are thrown from a
 //! seeded generator and each side's bot decides in turn.
 
-use ur_bots::generic::sample_outcome;
 use ur_bots::Bot;
-use ur_rules::{AnyGame, Dice, Playable, SeededDice, Side, Turn};
+use ur_rules::{AnyGame, Playable, SeededDice, Side, Turn};
 
 /// A cap on the actions of a game that no real game comes near: a game that
 /// reaches it is stuck (two bots that never finish), not long.
@@ -36,10 +35,7 @@ pub enum DuelError {
 /// The raw outcome of the roll `game` waits for: a race set throws its own
 /// dice; any other family draws from the game's outcomes with the same generator.
 pub fn throw(dice: &mut SeededDice, game: &AnyGame) -> u8 {
-    match game.as_race() {
-        Some(g) => dice.throw(g.rules().dice()),
-        None => sample_outcome(&game.outcomes(), dice.rng()),
-    }
+    ur_rules::report::throw(game, dice)
 }
 
 /// Plays one game between `players` (light's bot first) from `start`, with

@@ -202,7 +202,11 @@ impl Session {
     /// # Errors
     /// Not a decision turn, or a decision not open now.
     pub fn act(&mut self, action: &AnyAction) -> Result<Acted, SessionError> {
-        let json = serde_json::to_value(action).map_err(|e| PlayError(format!("cannot record {action}: {e}")))?;
+        let json = serde_json::to_value(action).map_err(|e| PlayError::BadAction {
+            input: action.to_string(),
+            rules: self.game.rule_id().into(),
+            why: format!("it cannot be recorded: {e}"),
+        })?;
         let acted = report::act(&mut self.game, action)?;
         self.steps.push(Step::Act(json));
         Ok(acted)
@@ -213,7 +217,7 @@ impl Session {
     /// # Errors
     /// JSON that is not a position of this rule set, or a position its rules do not allow.
     pub fn set(&mut self, position: &Value) -> Result<(), SessionError> {
-        report::set_race_position(&mut self.game, position)?;
+        self.game.set_position(position)?;
         self.steps.clear();
         Ok(())
     }

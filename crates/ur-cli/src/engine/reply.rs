@@ -64,9 +64,7 @@ pub fn show(s: &Session) -> Map<String, Value> {
     m.insert("rules".into(), json!(game.rule_id()));
     m.insert("family".into(), json!(game.family()));
     m.insert("position".into(), game.position_json());
-    if let Some(board) = game.board_text() {
-        m.insert("board".into(), json!(board));
-    }
+    m.insert("board".into(), json!(game.board_text().trim_end()));
     if let Some(view) = race_view(game) {
         if let Some((raw, value)) = view.throw {
             m.insert("raw".into(), json!(raw));

@@ -6,17 +6,21 @@
 //! differential test checks it against the race engine). Pieces are kept one
 //! by one, so a pair of Twins is two pieces with the twin mark on one square.
 
+mod view;
+
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
-use super::{check_raw, draw_board, not_deciding, not_open, option, outcomes, side_name, OptionValues};
-use crate::board::{named_path, Board, Cell};
+pub use view::{AkalandungSetup, AkalandungSide, AkalandungSnapshot};
+
+use super::{check_raw, option, outcomes, Common, OptionValues, Piece as MarkerPiece};
+use crate::board::Cell;
+use crate::catalogue::{Family, FamilyRuleSet};
 use crate::dice::DiceModel;
-use crate::family::{Family, FamilyRuleSet, PlayError, Playable, Turn};
+use crate::play::{PlayError, Playable, Turn};
 use crate::spec::{Options, SpecError};
 use crate::Side;
 
@@ -48,6 +52,11 @@ pub fn rule_set() -> FamilyRuleSet {
         family: Family::Bens,
         name: "Ludens Planet, Akalandung variant",
         source: "Booklet 001, variant Akalandung (RULESETS.md section 9)",
+        summary: "The ludens-planet race (7 pieces each, three binary lots, the 14-square route, rosettes 4, 8 and 14 give a replay;\n\
+                  a move may not pass a rosette; captures send pieces back; the central rosette 8 is shared) plus three powers:\n\
+                  the Mighty Twins (two own pieces meeting on 5 move together and capture anything; powerless on 7 and 10, split on 13),\n\
+                  the Warrior's Path (a piece entering on 2 wins by reaching 14 on the warrior squares) and the Oracle's Vision\n\
+                  (pieces on 1, 3 and 11 sweep the enemy's pieces home and roll again). Bear off all seven, or bring the Warrior home, to win.",
         options: vec![
             option("twins", "The Mighty Twins (9.1).", "true", on_off),
             option("warrior", "The Warrior's Path (9.2).", "true", on_off),
@@ -106,43 +115,17 @@ impl fmt::Display for AkalandungAction {
     }
 }
 
-/// One side of a position as read from outside: single pieces by position
-/// (`warriors` says which of them are Warriors), Twins by the square of each
-/// pair. `reserve` defaults to the pieces not placed elsewhere.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AkalandungSide {
-    #[serde(default)]
-    pub reserve: Option<u8>,
-    #[serde(default)]
-    pub off: u8,
-    #[serde(default)]
-    pub path: Vec<u8>,
-    #[serde(default)]
-    pub twins: Vec<u8>,
-    #[serde(default)]
-    pub warriors: Vec<u8>,
-}
-
-/// A position as read from outside, `to_move` to roll.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AkalandungSetup {
-    pub to_move: Side,
-    #[serde(default)]
-    pub light: AkalandungSide,
-    #[serde(default)]
-    pub dark: AkalandungSide,
-    /// The side holding the Oracle's Vision, if any.
-    #[serde(default)]
-    pub oracle: Option<Side>,
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Piece {
     pos: u8,
     twin: bool,
     warrior: bool,
+}
+
+impl MarkerPiece for Piece {
+    fn pos(&self) -> u8 {
+        self.pos
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -161,7 +144,6 @@ struct Config {
     declare_twins: bool,
     warrior_13: bool,
     warrior_on_bearoff: bool,
-    path: [[Cell; OFF as usize]; 2],
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,15 +171,14 @@ pub type AkalandungEvent = super::Event<AkalandungAction>;
 #[derive(Clone, Debug)]
 pub struct AkalandungGame {
     cfg: Config,
-    /// Shared: games are cloned for every step of a search.
-    options: Arc<OptionValues>,
+    /// Options, paths, history.
+    common: Common<AkalandungAction>,
     sides: [SideState; 2],
     phase: Phase,
     throw: Option<u8>,
     /// The open decisions, computed once when a decision step begins.
     legal: Vec<AkalandungAction>,
     oracle: Option<Side>,
-    history: Vec<AkalandungEvent>,
 }
 
 impl AkalandungGame {
@@ -211,38 +192,13 @@ impl AkalandungGame {
         let side = SideState { reserve: PIECES, off: 0, board: Vec::new() };
         Ok(AkalandungGame {
             cfg: config(&values),
-            options: Arc::new(values),
+            common: Common::new(values, "PATH-14"),
             sides: [side.clone(), side],
             phase: Phase::Roll(first),
             throw: None,
             legal: Vec::new(),
             oracle: None,
-            history: Vec::new(),
         })
-    }
-
-    /// A game from a position.
-    ///
-    /// # Errors
-    /// Bad options, or a position that breaks the rules (the message says how).
-    pub fn from_setup(options: &Options, setup: &AkalandungSetup) -> Result<AkalandungGame, PlayError> {
-        let mut g = AkalandungGame::new(options, setup.to_move).map_err(|e| PlayError(e.to_string()))?;
-        for (side, s) in [(Side::Light, &setup.light), (Side::Dark, &setup.dark)] {
-            g.sides[side.index()] = side_from_setup(side, s)?;
-        }
-        g.check_squares()?;
-        if let Some(h) = setup.oracle {
-            if !g.has_vision(h) {
-                return Err(PlayError(format!("{h} holds the Oracle's Vision but has no pieces on all of 1, 3 and 11")));
-            }
-            g.oracle = Some(h);
-        }
-        for s in Side::BOTH {
-            if g.sides[s.index()].off == PIECES {
-                g.phase = Phase::Over(s);
-            }
-        }
-        Ok(g)
     }
 
     fn check_squares(&self) -> Result<(), PlayError> {
@@ -266,7 +222,7 @@ impl AkalandungGame {
                     _ => false,
                 };
             if !fits {
-                return Err(PlayError(format!("square [{}, {}] cannot hold those pieces together", cell.row, cell.col)));
+                return Err(PlayError::BadPosition(format!("square [{}, {}] cannot hold those pieces together", cell.row, cell.col)));
             }
         }
         Ok(())
@@ -281,20 +237,12 @@ impl AkalandungGame {
 
     /// The steps played so far.
     pub fn history(&self) -> &[AkalandungEvent] {
-        &self.history
+        self.common.history()
     }
 
     /// Forgets the history (a copy for a search, which needs the position only).
     pub(crate) fn forget_history(&mut self) {
-        self.history = Vec::new();
-    }
-
-    /// The winner, once the game is over.
-    pub fn winner(&self) -> Option<Side> {
-        match self.phase {
-            Phase::Over(w) => Some(w),
-            _ => None,
-        }
+        self.common.forget_history();
     }
 
     /// The side holding the Oracle's Vision.
@@ -303,14 +251,15 @@ impl AkalandungGame {
     }
 
     fn cell(&self, side: Side, pos: u8) -> Cell {
-        self.cfg.path[side.index()][usize::from(pos)]
+        self.common.cell(side, pos)
+    }
+
+    fn boards(&self) -> [&[Piece]; 2] {
+        [&self.sides[0].board, &self.sides[1].board]
     }
 
     fn occupants(&self, cell: Cell) -> ArrayVec<(Side, Piece), 14> {
-        Side::BOTH
-            .into_iter()
-            .flat_map(|s| self.sides[s.index()].board.iter().filter(move |p| self.cell(s, p.pos) == cell).map(move |p| (s, *p)))
-            .collect()
+        self.common.occupants(self.boards(), cell)
     }
 
     fn passes_rosette(from: u8, to: u8) -> bool {
@@ -418,8 +367,8 @@ impl AkalandungGame {
     fn capture_at(&mut self, side: Side, cell: Cell) -> bool {
         let o = side.other();
         let before = self.sides[o.index()].board.len();
-        let path = self.cfg.path[o.index()];
-        self.sides[o.index()].board.retain(|p| path[usize::from(p.pos)] != cell);
+        let common = &self.common;
+        self.sides[o.index()].board.retain(|p| common.cell(o, p.pos) != cell);
         let taken = before - self.sides[o.index()].board.len();
         self.sides[o.index()].reserve += taken as u8;
         taken > 0
@@ -522,7 +471,7 @@ impl AkalandungGame {
     }
 
     fn describe_turn(&self) -> String {
-        let name = |s: Side| side_name(SIDE_NAMES, s);
+        let name = |s: Side| self.side_name(s);
         let vision = match self.oracle {
             Some(s) => format!(" ({} holds the Oracle's Vision)", name(s)),
             None => String::new(),
@@ -535,50 +484,9 @@ impl AkalandungGame {
         };
         what + &vision
     }
-
-    fn side_view(&self, side: Side) -> AkalandungSide {
-        let st = &self.sides[side.index()];
-        // Pieces are sorted by position, so the two halves of a pair are adjacent.
-        let twins = st.board.iter().filter(|p| p.twin).map(|p| p.pos).step_by(2).collect();
-        AkalandungSide {
-            reserve: Some(st.reserve),
-            off: st.off,
-            path: st.board.iter().filter(|p| !p.twin).map(|p| p.pos).collect(),
-            twins,
-            warriors: st.board.iter().filter(|p| p.warrior).map(|p| p.pos).collect(),
-        }
-    }
-
-    /// The position snapshot for the engine protocol: the setup format plus
-    /// the turn (`roll light`, `decide dark`, `extra-roll light`, `over light`).
-    pub fn snapshot(&self) -> serde_json::Value {
-        let turn = match self.phase {
-            Phase::Roll(s) => format!("roll {s}"),
-            Phase::Decide(s) => format!("decide {s}"),
-            Phase::ExtraRoll(s) => format!("extra-roll {s}"),
-            Phase::Over(s) => format!("over {s}"),
-        };
-        serde_json::json!({
-            "rules": ID,
-            "sides": { "light": SIDE_NAMES[0], "dark": SIDE_NAMES[1] },
-            "options": self.options.to_map(),
-            "turn": turn,
-            "throw": self.throw,
-            "oracle": self.oracle,
-            "light": self.side_view(Side::Light),
-            "dark": self.side_view(Side::Dark),
-        })
-    }
 }
 
 fn config(values: &OptionValues) -> Config {
-    let light = named_path("PATH-14").unwrap_or_default();
-    let board = Board::named("standard").expect("the standard board exists");
-    let mut path = [[Cell { row: 1, col: 0 }; OFF as usize]; 2];
-    for (i, &c) in light.iter().enumerate().take(usize::from(LEN)) {
-        path[0][i + 1] = c;
-        path[1][i + 1] = board.mirror(c);
-    }
     Config {
         twins: values.flag("twins"),
         warrior: values.flag("warrior"),
@@ -587,84 +495,19 @@ fn config(values: &OptionValues) -> Config {
         declare_twins: values.get("twins_declaration") == "optional",
         warrior_13: values.flag("warrior_includes_13"),
         warrior_on_bearoff: values.get("warrior_wins_on") == "bearoff",
-        path,
-    }
-}
-
-fn side_from_setup(side: Side, s: &AkalandungSide) -> Result<SideState, PlayError> {
-    let bad = |what: String| Err(PlayError(format!("{side}: {what}")));
-    let mut board: Vec<Piece> = s.path.iter().map(|&pos| Piece { pos, twin: false, warrior: false }).collect();
-    for &pos in &s.twins {
-        board.extend([Piece { pos, twin: true, warrior: false }; 2]);
-    }
-    for &w in &s.warriors {
-        match board.iter_mut().find(|p| p.pos == w && !p.twin && !p.warrior) {
-            Some(p) => p.warrior = true,
-            None => return bad(format!("warrior at {w} is not a single piece listed in 'path'")),
-        }
-    }
-    if let Some(p) = board.iter().find(|p| !(1..=LEN).contains(&p.pos)) {
-        return bad(format!("position {} is not on the board (1..={LEN})", p.pos));
-    }
-    // Twins form on 5 and break up on 7, 10 and 13; a Warrior lives on 2 and the squares that keep it.
-    if let Some(&t) = s.twins.iter().find(|t| !(TWIN_SQUARE..SPLIT).contains(*t) || POWERLESS.contains(*t)) {
-        return bad(format!("Twins cannot stand on {t} (only on 5, 6, 8, 9, 11 or 12)"));
-    }
-    if let Some(&w) = s.warriors.iter().find(|w| ![2, 4, 6, 8, 9, 12, 13, 14].contains(*w)) {
-        return bad(format!("a Warrior cannot stand on {w} (only on 2, 4, 6, 8, 9, 12, 14, or 13 with warrior_includes_13)"));
-    }
-    board.sort_by_key(|p| p.pos);
-    let placed = usize::from(s.off) + board.len();
-    let reserve = s.reserve.unwrap_or_else(|| PIECES.saturating_sub(u8::try_from(placed).unwrap_or(u8::MAX)));
-    if usize::from(reserve) + placed != usize::from(PIECES) {
-        return bad(format!("reserve {reserve} + off {} + {} on the board is not {PIECES}", s.off, board.len()));
-    }
-    Ok(SideState { reserve, off: s.off, board })
-}
-
-impl fmt::Display for AkalandungGame {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut out = String::new();
-        draw_board(&mut out, |cell| {
-            let occ = self.occupants(cell);
-            occ.iter()
-                .map(|(s, p)| {
-                    let who = if *s == Side::Light { 'L' } else { 'D' };
-                    let mark = if p.twin {
-                        "2"
-                    } else if p.warrior {
-                        "w"
-                    } else {
-                        ""
-                    };
-                    format!("{who}{mark}")
-                })
-                .collect::<Vec<_>>()
-                .join("")
-        });
-        for side in Side::BOTH {
-            let v = self.side_view(side);
-            out.push_str(&format!(
-                "{} ({side}): reserve {}, off {}, pieces {:?}, twins {:?}, warriors {:?}\n",
-                side_name(SIDE_NAMES, side),
-                v.reserve.unwrap_or(0),
-                v.off,
-                v.path,
-                v.twins,
-                v.warriors
-            ));
-        }
-        out.push_str("(L/D = light/dark piece; L2 = one of a pair of Twins; Lw = a Warrior)\n");
-        out.push_str(&self.describe_turn());
-        f.write_str(&out)
     }
 }
 
 impl Playable for AkalandungGame {
     type Action = AkalandungAction;
+    type Position = AkalandungSetup;
 
     fn rule_id(&self) -> &str {
         ID
+    }
+
+    fn side_name(&self, side: Side) -> &str {
+        SIDE_NAMES[side.index()]
     }
 
     fn turn(&self) -> Turn {
@@ -682,9 +525,9 @@ impl Playable for AkalandungGame {
     fn roll(&mut self, raw: u8) -> Result<(), PlayError> {
         check_raw(DICE, raw)?;
         let Phase::Roll(side) = self.phase else {
-            return Err(PlayError(format!("not a time to roll: {}", self.describe_turn())));
+            return Err(PlayError::WrongTurn { waits: self.describe_turn() });
         };
-        self.history.push(AkalandungEvent::Roll { side, raw });
+        self.common.record(AkalandungEvent::Roll { side, raw });
         let legal = self.legal(side, raw);
         if legal.is_empty() {
             // No move: the turn passes, except that the Oracle's holder rolls again (D42).
@@ -706,33 +549,46 @@ impl Playable for AkalandungGame {
     }
 
     fn apply(&mut self, action: &AkalandungAction) -> Result<(), PlayError> {
-        let side = match self.phase {
-            Phase::Decide(s) | Phase::ExtraRoll(s) => s,
-            _ => return Err(not_deciding(&self.describe_turn())),
-        };
+        if !matches!(self.phase, Phase::Decide(_) | Phase::ExtraRoll(_)) {
+            return Err(PlayError::WrongTurn { waits: self.describe_turn() });
+        }
         let open = self.actions();
         if !open.contains(action) {
-            return Err(not_open(action, &open));
+            return Err(PlayError::not_open(action, &open));
         }
+        self.apply_unchecked(action);
+        Ok(())
+    }
+
+    fn apply_unchecked(&mut self, action: &AkalandungAction) {
+        debug_assert!(self.actions().contains(action), "{action} is not open");
+        let side = match self.phase {
+            Phase::Decide(s) | Phase::ExtraRoll(s) => s,
+            _ => panic!("{action} while the game waits for {}", self.describe_turn()),
+        };
         self.legal.clear();
-        self.history.push(AkalandungEvent::Act { side, action: *action });
+        self.common.record(AkalandungEvent::Act { side, action: *action });
         match action {
             AkalandungAction::Reroll => self.phase = Phase::Roll(side),
             AkalandungAction::End => self.phase = Phase::Roll(side.other()),
             a => self.play(side, *a),
         }
-        Ok(())
     }
 
     fn standing(&self, side: Side) -> f64 {
-        if let Some(w) = self.winner() {
-            return if w == side { 1.0 } else { 0.0 };
-        }
-        let progress = |s: Side| {
-            let st = &self.sides[s.index()];
-            let on: u32 = st.board.iter().map(|p| u32::from(p.pos)).sum();
-            f64::from(on + u32::from(st.off) * u32::from(OFF)) / f64::from(u32::from(PIECES) * u32::from(OFF))
-        };
-        (0.5 + (progress(side) - progress(side.other())) / 2.0).clamp(0.0, 1.0)
+        super::standing(self.winner(), side, self.boards(), [self.sides[0].off, self.sides[1].off], PIECES, OFF)
+    }
+
+    fn position(&self) -> AkalandungSetup {
+        self.to_setup()
+    }
+
+    fn set_position(&mut self, position: &AkalandungSetup) -> Result<(), PlayError> {
+        *self = self.with_position(position)?;
+        Ok(())
+    }
+
+    fn board_text(&self) -> String {
+        self.text()
     }
 }

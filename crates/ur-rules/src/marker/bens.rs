@@ -15,17 +15,21 @@
 //! entry); a side that threw a zero then decides its jump. Normal play begins
 //! with the side the procedure chose.
 
-use std::collections::BTreeMap;
+mod view;
+
 use std::fmt;
 use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
-use super::{check_raw, draw_board, not_deciding, not_open, option, outcomes, side_name, OptionValues};
-use crate::board::{named_path, Board, Cell};
+pub use view::{BensSetup, BensSide, BensSnapshot};
+
+use super::{check_raw, option, outcomes, Common, OptionValues, Piece};
+use crate::board::{Board, Cell};
+use crate::catalogue::{Family, FamilyRuleSet};
 use crate::dice::DiceModel;
-use crate::family::{Family, FamilyRuleSet, PlayError, Playable, Turn};
+use crate::play::{PlayError, Playable, Turn};
 use crate::spec::{Options, SpecError};
 use crate::Side;
 
@@ -48,6 +52,10 @@ pub fn rule_set() -> FamilyRuleSet {
         family: Family::Bens,
         name: "Ben's Royal Game of Ur",
         source: "Booklet 000, Version 2 (RULESETS.md section 5)",
+        summary: "Race 7 markers each along a 23-square out-and-back route (Black is light, White dark); three binary lots, 0 is a jump.\n\
+                  Markers enter blank and turn dotted on a Conversion square; a blank marker may not pass the second one.\n\
+                  Only markers of the same face capture each other (back home, blank); rosettes protect and hold two; Passages and\n\
+                  4-Squares hold one blank and one dotted; 4-Eyes and a zero throw give a free turn. Bear off all seven to win.",
         options: vec![
             option("dice", "Dice: three binary lots (Ben's premise), four, or one d4 (no zero, so no jumps) (O02).", "BIN3", &["BIN3", "BIN4", "D4"]),
             option("rosette_capacity", "Markers a rosette holds (D15).", "2", &["1", "2", "3", "4"]),
@@ -125,37 +133,16 @@ impl BensAction {
     }
 }
 
-/// One side of a position: markers at home (always blank), borne off, and the
-/// positions of the blank and dotted markers on the board.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BensSide {
-    #[serde(default)]
-    pub home: Option<u8>,
-    #[serde(default)]
-    pub off: u8,
-    #[serde(default)]
-    pub blank: Vec<u8>,
-    #[serde(default)]
-    pub dotted: Vec<u8>,
-}
-
-/// A position of normal play, as read from outside (tests, tools).
-/// `home` defaults to the markers not placed elsewhere.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BensSetup {
-    pub to_move: Side,
-    #[serde(default)]
-    pub light: BensSide,
-    #[serde(default)]
-    pub dark: BensSide,
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct Marker {
     pos: u8,
     face: Face,
+}
+
+impl Piece for Marker {
+    fn pos(&self) -> u8 {
+        self.pos
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -179,8 +166,6 @@ struct Config {
     per_side_and_face: bool,
     start_rule: StartRule,
     simultaneous_start: bool,
-    /// `path[side][pos]`: the cell of a position (index 0 unused).
-    path: [[Cell; OFF as usize]; 2],
     /// `kinds[pos]`: the square type of a position (the same for both sides).
     kinds: [SquareKind; OFF as usize],
 }
@@ -203,10 +188,10 @@ pub type BensEvent = super::Event<BensAction>;
 /// A game of `bens-ur`.
 #[derive(Clone, Debug)]
 pub struct BensGame {
-    /// Shared, like `options`: a search clones the game at every step.
+    /// Shared: a search clones the game at every step.
     cfg: Arc<Config>,
-    /// Shared: games are cloned for every step of a search.
-    options: Arc<OptionValues>,
+    /// Options, paths, history.
+    common: Common<BensAction>,
     sides: [SideState; 2],
     phase: Phase,
     /// The move value of the throw being decided.
@@ -218,7 +203,6 @@ pub struct BensGame {
     /// Start procedure: the throws of this round and the hidden jump choices.
     start_raws: [Option<u8>; 2],
     start_jumps: [Option<u8>; 2],
-    history: Vec<BensEvent>,
 }
 
 impl BensGame {
@@ -232,9 +216,10 @@ impl BensGame {
         let cfg = config(&values);
         let phase = if cfg.simultaneous_start { Phase::StartRoll(Side::Light) } else { Phase::Roll(first) };
         let side = SideState { home: MARKERS, off: 0, board: ArrayVec::new() };
+        let path = if values.get("bens_small_block_order") == "opponent_first" { "PATH-23-ALT" } else { "PATH-23" };
         Ok(BensGame {
             cfg: Arc::new(cfg),
-            options: Arc::new(values),
+            common: Common::new(values, path),
             sides: [side.clone(), side],
             phase,
             throw: None,
@@ -242,23 +227,7 @@ impl BensGame {
             free_turn: false,
             start_raws: [None; 2],
             start_jumps: [None; 2],
-            history: Vec::new(),
         })
-    }
-
-    /// A game of normal play from a position, `to_move` to roll.
-    ///
-    /// # Errors
-    /// Bad options, or a position that breaks the rules (the message says how).
-    pub fn from_setup(options: &Options, setup: &BensSetup) -> Result<BensGame, PlayError> {
-        let mut g = BensGame::new(options, setup.to_move).map_err(|e| PlayError(e.to_string()))?;
-        for (side, s) in [(Side::Light, &setup.light), (Side::Dark, &setup.dark)] {
-            g.sides[side.index()] = side_from_setup(side, s)?;
-        }
-        g.check_squares()?;
-        g.phase = Phase::Roll(setup.to_move);
-        g.finish_if_won(setup.to_move);
-        Ok(g)
     }
 
     fn check_squares(&self) -> Result<(), PlayError> {
@@ -275,7 +244,7 @@ impl BensGame {
                     _ => occ.len() == 1,
                 };
                 if !fits {
-                    return Err(PlayError(format!(
+                    return Err(PlayError::BadPosition(format!(
                         "square [{}, {}] holds more markers than it takes (the {side} marker at {} is one)",
                         cell.row, cell.col, m.pos
                     )));
@@ -301,24 +270,20 @@ impl BensGame {
     /// as it is chosen: front ends show the snapshot, not the history, while
     /// the other side chooses.
     pub fn history(&self) -> &[BensEvent] {
-        &self.history
+        self.common.history()
     }
 
     /// Forgets the history (a copy for a search, which needs the position only).
     pub(crate) fn forget_history(&mut self) {
-        self.history = Vec::new();
-    }
-
-    /// The winner, once the game is over.
-    pub fn winner(&self) -> Option<Side> {
-        match self.phase {
-            Phase::Over(w) => Some(w),
-            _ => None,
-        }
+        self.common.forget_history();
     }
 
     fn cell(&self, side: Side, pos: u8) -> Cell {
-        self.cfg.path[side.index()][usize::from(pos)]
+        self.common.cell(side, pos)
+    }
+
+    fn boards(&self) -> [&[Marker]; 2] {
+        [&self.sides[0].board, &self.sides[1].board]
     }
 
     fn kind(&self, pos: u8) -> SquareKind {
@@ -327,10 +292,7 @@ impl BensGame {
 
     /// Every marker on a cell, with its owner.
     fn occupants(&self, cell: Cell) -> ArrayVec<(Side, Marker), 14> {
-        Side::BOTH
-            .into_iter()
-            .flat_map(|s| self.sides[s.index()].board.iter().filter(move |m| self.cell(s, m.pos) == cell).map(move |m| (s, *m)))
-            .collect()
+        self.common.occupants(self.boards(), cell)
     }
 
     /// Whether a marker of `side` with `face` may end a move on `pos`, and
@@ -571,7 +533,7 @@ impl BensGame {
     }
 
     fn describe_turn(&self) -> String {
-        let name = |s: Side| side_name(SIDE_NAMES, s);
+        let name = |s: Side| self.side_name(s);
         match self.phase {
             Phase::StartRoll(s) => format!("start procedure: {} throws", name(s)),
             Phase::StartJump(s) => format!("start procedure: {} chooses a jump for the first marker", name(s)),
@@ -601,14 +563,9 @@ fn config(values: &OptionValues) -> Config {
         "D4" => DiceModel::D4,
         _ => DiceModel::Bin3,
     };
-    let name = if values.get("bens_small_block_order") == "opponent_first" { "PATH-23-ALT" } else { "PATH-23" };
-    let light = named_path(name).unwrap_or_default();
+    let common: Common<BensAction> =
+        Common::new(values.clone(), if values.get("bens_small_block_order") == "opponent_first" { "PATH-23-ALT" } else { "PATH-23" });
     let board = Board::named("standard").expect("the standard board exists");
-    let mut path = [[Cell { row: 1, col: 0 }; OFF as usize]; 2];
-    for (i, &c) in light.iter().enumerate().take(usize::from(LEN)) {
-        path[0][i + 1] = c;
-        path[1][i + 1] = board.mirror(c);
-    }
     Config {
         dice,
         rosette_capacity: values.get("rosette_capacity").parse().unwrap_or(2),
@@ -619,120 +576,21 @@ fn config(values: &OptionValues) -> Config {
             StartRule::VoidAlways
         },
         simultaneous_start: values.get("start_procedure") != "none",
-        kinds: path[0].map(|c| SquareKind::of(&board, c)),
-        path,
-    }
-}
-
-fn side_from_setup(side: Side, s: &BensSide) -> Result<SideState, PlayError> {
-    let bad = |what: String| Err(PlayError(format!("{side}: {what}")));
-    let mut board: Vec<Marker> = s.blank.iter().map(|&pos| Marker { pos, face: Face::Blank }).collect();
-    board.extend(s.dotted.iter().map(|&pos| Marker { pos, face: Face::Dotted }));
-    board.sort_by_key(|m| m.pos);
-    for m in &board {
-        match m.face {
-            Face::Blank if !(1..=LAST_BLANK).contains(&m.pos) || m.pos == 13 || m.pos == LAST_BLANK => {
-                return bad(format!("a blank marker cannot stand at {} (blank: 1..=14 except 13)", m.pos))
-            }
-            Face::Dotted if !(13..=LEN).contains(&m.pos) => {
-                return bad(format!("a dotted marker cannot stand at {} (dotted: 13..=23)", m.pos))
-            }
-            _ => {}
-        }
-    }
-    let placed = usize::from(s.off) + board.len();
-    let home = match s.home {
-        Some(h) => h,
-        None => MARKERS.saturating_sub(u8::try_from(placed).unwrap_or(u8::MAX)),
-    };
-    if usize::from(home) + placed != usize::from(MARKERS) {
-        return bad(format!("home {home} + off {} + {} on the board is not {MARKERS}", s.off, board.len()));
-    }
-    Ok(SideState { home, off: s.off, board: board.into_iter().collect() })
-}
-
-/// The position as JSON (`position_json`): the setup format plus the turn.
-#[derive(Serialize)]
-struct Snapshot {
-    rules: &'static str,
-    /// The booklet's names of light (SOUTH) and dark (NORTH) (D13).
-    sides: BTreeMap<&'static str, &'static str>,
-    options: BTreeMap<String, String>,
-    /// `roll light`, `decide dark`, `start-roll light`, `start-jump dark`, `over light`.
-    turn: String,
-    free_turn: bool,
-    throw: Option<u8>,
-    light: BensSide,
-    dark: BensSide,
-}
-
-impl BensGame {
-    fn side_view(&self, side: Side) -> BensSide {
-        let st = &self.sides[side.index()];
-        let at = |f: Face| st.board.iter().filter(|m| m.face == f).map(|m| m.pos).collect();
-        BensSide { home: Some(st.home), off: st.off, blank: at(Face::Blank), dotted: at(Face::Dotted) }
-    }
-
-    /// The position snapshot for the engine protocol.
-    pub fn snapshot(&self) -> serde_json::Value {
-        let turn = match self.phase {
-            Phase::StartRoll(s) => format!("start-roll {s}"),
-            Phase::StartJump(s) => format!("start-jump {s}"),
-            Phase::Roll(s) => format!("roll {s}"),
-            Phase::Decide(s) => format!("decide {s}"),
-            Phase::Over(s) => format!("over {s}"),
-        };
-        let snap = Snapshot {
-            rules: ID,
-            sides: BTreeMap::from([("light", SIDE_NAMES[0]), ("dark", SIDE_NAMES[1])]),
-            options: self.options.to_map(),
-            turn,
-            free_turn: self.free_turn,
-            throw: self.throw,
-            light: self.side_view(Side::Light),
-            dark: self.side_view(Side::Dark),
-        };
-        serde_json::to_value(snap).unwrap_or_default()
-    }
-}
-
-impl fmt::Display for BensGame {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut out = String::new();
-        draw_board(&mut out, |cell| {
-            self.occupants(cell)
-                .iter()
-                .map(|(s, m)| {
-                    let who = if *s == Side::Light { 'B' } else { 'W' };
-                    let face = if m.face == Face::Blank { 'o' } else { '*' };
-                    format!("{who}{face}")
-                })
-                .collect::<Vec<_>>()
-                .join("")
-        });
-        for side in Side::BOTH {
-            let st = &self.sides[side.index()];
-            let markers: Vec<String> =
-                st.board.iter().map(|m| format!("{}{}", m.pos, if m.face == Face::Blank { "o" } else { "*" })).collect();
-            out.push_str(&format!(
-                "{} ({side}): home {}, off {}, on the board {}\n",
-                side_name(SIDE_NAMES, side),
-                st.home,
-                st.off,
-                if markers.is_empty() { "none".into() } else { markers.join(" ") }
-            ));
-        }
-        out.push_str("(Bo = Black blank, B* = Black dotted; Wo, W* = White; letters: R rosette, E 4-Eyes, P Passage, T 4-Squares, Z Conversion, F five dots)\n");
-        out.push_str(&self.describe_turn());
-        f.write_str(&out)
+        kinds: std::array::from_fn(|pos| SquareKind::of(&board, common.cell(Side::Light, pos as u8))),
     }
 }
 
 impl Playable for BensGame {
     type Action = BensAction;
+    type Position = BensSetup;
 
     fn rule_id(&self) -> &str {
         ID
+    }
+
+    /// Black (light, SOUTH) and White (dark, NORTH) (D13).
+    fn side_name(&self, side: Side) -> &str {
+        SIDE_NAMES[side.index()]
     }
 
     fn turn(&self) -> Turn {
@@ -751,14 +609,14 @@ impl Playable for BensGame {
         check_raw(self.cfg.dice, raw)?;
         match self.phase {
             Phase::StartRoll(s) => {
-                self.history.push(BensEvent::Roll { side: s, raw });
+                self.common.record(BensEvent::Roll { side: s, raw });
                 self.roll_start(s, raw);
             }
             Phase::Roll(s) => {
-                self.history.push(BensEvent::Roll { side: s, raw });
+                self.common.record(BensEvent::Roll { side: s, raw });
                 self.roll_normal(s, raw);
             }
-            _ => return Err(PlayError(format!("not a time to roll: {}", self.describe_turn()))),
+            _ => return Err(PlayError::WrongTurn { waits: self.describe_turn() }),
         }
         Ok(())
     }
@@ -771,33 +629,46 @@ impl Playable for BensGame {
     }
 
     fn apply(&mut self, action: &BensAction) -> Result<(), PlayError> {
+        if !matches!(self.phase, Phase::StartJump(_) | Phase::Decide(_)) {
+            return Err(PlayError::WrongTurn { waits: self.describe_turn() });
+        }
+        if !self.legal.contains(action) {
+            return Err(PlayError::not_open(action, &self.legal));
+        }
+        self.apply_unchecked(action);
+        Ok(())
+    }
+
+    fn apply_unchecked(&mut self, action: &BensAction) {
+        debug_assert!(self.legal.contains(action), "{action} is not open");
         let (side, start) = match self.phase {
             Phase::StartJump(s) => (s, true),
             Phase::Decide(s) => (s, false),
-            _ => return Err(not_deciding(&self.describe_turn())),
+            _ => panic!("{action} while the game waits for {}", self.describe_turn()),
         };
-        if !self.legal.contains(action) {
-            return Err(not_open(action, &self.legal));
-        }
         self.legal.clear();
-        self.history.push(BensEvent::Act { side, action: *action });
+        self.common.record(BensEvent::Act { side, action: *action });
         if start {
             self.jump_start(side, action.ends().1);
         } else {
             self.play(side, *action);
         }
-        Ok(())
     }
 
     fn standing(&self, side: Side) -> f64 {
-        if let Some(w) = self.winner() {
-            return if w == side { 1.0 } else { 0.0 };
-        }
-        let progress = |s: Side| {
-            let st = &self.sides[s.index()];
-            let on: u32 = st.board.iter().map(|m| u32::from(m.pos)).sum();
-            f64::from(on + u32::from(st.off) * u32::from(OFF)) / f64::from(u32::from(MARKERS) * u32::from(OFF))
-        };
-        (0.5 + (progress(side) - progress(side.other())) / 2.0).clamp(0.0, 1.0)
+        super::standing(self.winner(), side, self.boards(), [self.sides[0].off, self.sides[1].off], MARKERS, OFF)
+    }
+
+    fn position(&self) -> BensSetup {
+        self.to_setup()
+    }
+
+    fn set_position(&mut self, position: &BensSetup) -> Result<(), PlayError> {
+        *self = self.with_position(position)?;
+        Ok(())
+    }
+
+    fn board_text(&self) -> String {
+        self.text()
     }
 }

@@ -6,8 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use super::rules::{BlankWithout5, GoalCapScope, StackCount, StalemateResult, TowerDice, TowerRules, WinRule};
 use super::stack::{mix, shared, square, Stacks, Token, FINAL, M1, REFUGE, SQUARES};
+use super::text::TowerSetup;
 use crate::dice::DiceModel;
-use crate::family::{PlayError, Playable, Turn};
+use crate::play::{PlayError, Playable, Turn};
 use crate::spec::{Options, SpecError};
 use crate::Side;
 
@@ -106,8 +107,8 @@ pub struct TowerGame {
     progress: bool,
     /// Whether it made an irreversible change (earlier positions cannot recur).
     irreversible: bool,
-    /// Digests of the positions at turn starts since the last irreversible
-    /// change, sorted (only their counts matter, and searches ask for them
+    /// Digests of the positions reached by a move (and the first one) since
+    /// the last irreversible change, sorted (only their counts matter, and searches ask for them
     /// at every step).
     history: Vec<u64>,
     pub(super) end: Option<EndReason>,
@@ -335,8 +336,10 @@ impl TowerGame {
         self.history = Vec::new();
     }
 
-    /// Ends the turn: the other side rolls, unless T10 stops the game.
-    fn end_turn(&mut self) {
+    /// Ends the turn, after a move or a pass: the other side rolls, unless
+    /// T10 stops the game. T10(b) counts only positions reached by a move;
+    /// passes repeat nothing (D67).
+    fn end_turn(&mut self, moved: bool) {
         if matches!(self.phase, TowerPhase::Over(_)) {
             return;
         }
@@ -351,7 +354,7 @@ impl TowerGame {
         if self.rules.no_progress_turns > 0 && self.quiet >= self.rules.no_progress_turns {
             return self.finish(self.stalemate_winner(), EndReason::NoProgress);
         }
-        if self.rules.repetition_limit > 0 {
+        if self.rules.repetition_limit > 0 && moved {
             let d = self.digest();
             let seen = self.record_turn_start(d) as u32;
             if seen >= self.rules.repetition_limit {
@@ -389,7 +392,7 @@ impl TowerGame {
         if self.has_move(self.to_move, v) {
             self.phase = TowerPhase::Move(v);
         } else {
-            self.end_turn(); // G5/D33: no legal move, the turn passes
+            self.end_turn(false); // G5/D33: no legal move, the turn passes
         }
     }
 
@@ -399,7 +402,7 @@ impl TowerGame {
         if self.has_move(self.to_move, 5) {
             self.phase = TowerPhase::Blank;
         } else if self.rules.blank_without_5 == BlankWithout5::Pass {
-            self.end_turn();
+            self.end_turn(false);
         }
     }
 
@@ -446,9 +449,14 @@ impl TowerGame {
 
 impl Playable for TowerGame {
     type Action = TowerAction;
+    type Position = TowerSetup;
 
     fn rule_id(&self) -> &str {
         self.rules.id
+    }
+
+    fn side_name(&self, side: Side) -> &str {
+        self.rules.sides[side.index()]
     }
 
     fn turn(&self) -> Turn {
@@ -466,12 +474,11 @@ impl Playable for TowerGame {
 
     fn roll(&mut self, raw: u8) -> Result<(), PlayError> {
         if self.phase != TowerPhase::Roll {
-            return Err(PlayError(format!("not the time to roll: {} must {}", self.to_move, self.waiting())));
+            return Err(PlayError::WrongTurn { waits: self.waiting() });
         }
         let m = self.dice_model();
         if m.probability(raw) == 0.0 {
-            let shown: Vec<String> = m.outcomes().iter().map(|o| o.0.to_string()).collect();
-            return Err(PlayError(format!("the {} dice cannot show {raw}; they show {}", m.name(), shown.join(", "))));
+            return Err(PlayError::BadRoll { raw, dice: m.name(), shows: m.outcomes().iter().map(|o| o.0).collect() });
         }
         self.throw(raw);
         Ok(())
@@ -486,25 +493,37 @@ impl Playable for TowerGame {
     }
 
     fn apply(&mut self, action: &TowerAction) -> Result<(), PlayError> {
-        match (self.phase, action) {
-            (TowerPhase::Blank, TowerAction::Reroll) => self.phase = TowerPhase::Roll,
-            (TowerPhase::Blank, TowerAction::Move5) => self.phase = TowerPhase::Move(5),
+        let open = match (self.phase, action) {
+            (TowerPhase::Blank, TowerAction::Reroll | TowerAction::Move5) => true,
             (TowerPhase::Move(v), TowerAction::Move(m)) => {
                 let mut legal = false;
                 self.each_move(self.to_move, v, &mut |x| {
                     legal = x == *m;
                     !legal
                 });
-                if !legal {
-                    let open: Vec<String> = self.actions().iter().map(ToString::to_string).collect();
-                    return Err(PlayError(format!("{action} is not legal now; legal: {}", open.join(", "))));
-                }
-                self.play(*m);
-                self.end_turn();
+                legal
             }
-            _ => return Err(PlayError(format!("{action} is not open: {} must {}", self.to_move, self.waiting()))),
+            (TowerPhase::Roll | TowerPhase::Over(_), _) => return Err(PlayError::WrongTurn { waits: self.waiting() }),
+            _ => false,
+        };
+        if !open {
+            return Err(PlayError::not_open(action, &self.actions()));
         }
+        self.apply_unchecked(action);
         Ok(())
+    }
+
+    fn apply_unchecked(&mut self, action: &TowerAction) {
+        debug_assert!(self.actions().contains(action), "{action} is not open");
+        match (self.phase, action) {
+            (TowerPhase::Blank, TowerAction::Reroll) => self.phase = TowerPhase::Roll,
+            (TowerPhase::Blank, TowerAction::Move5) => self.phase = TowerPhase::Move(5),
+            (TowerPhase::Move(_), TowerAction::Move(m)) => {
+                self.play(*m);
+                self.end_turn(true);
+            }
+            _ => panic!("{action} while the game waits for {}", self.waiting()),
+        }
     }
 
     fn standing(&self, side: Side) -> f64 {
@@ -518,16 +537,33 @@ impl Playable for TowerGame {
         let lead = (material[side.index()] - material[side.other().index()]) / (2.0 * full);
         (0.5 + lead * self.repetition_damping()).clamp(0.0, 1.0)
     }
+
+    fn position(&self) -> TowerSetup {
+        self.to_setup()
+    }
+
+    fn set_position(&mut self, position: &TowerSetup) -> Result<(), PlayError> {
+        *self = TowerGame::from_position(self.rules, position)?;
+        Ok(())
+    }
+
+    fn board_text(&self) -> String {
+        self.text()
+    }
 }
 
 impl TowerGame {
-    /// What the game waits for, in words (for error messages).
-    fn waiting(&self) -> &'static str {
+    /// What the game waits for, in words with the rule set's side names.
+    pub(super) fn waiting(&self) -> String {
+        let side = self.side_name(self.to_move);
         match self.phase {
-            TowerPhase::Roll => "roll",
-            TowerPhase::Blank => "choose reroll or move5",
-            TowerPhase::Move(_) => "move",
-            TowerPhase::Over(_) => "stop: the game is over",
+            TowerPhase::Roll => format!("{side} to roll"),
+            TowerPhase::Blank => format!("{side}: all blank; reroll or move5"),
+            TowerPhase::Move(v) => format!("{side} to move {v}"),
+            TowerPhase::Over(w) => {
+                let why = self.end_reason().map_or(String::new(), |e| format!(" ({e:?})"));
+                format!("game over: {}{why}", w.map_or("draw".to_string(), |s| format!("{} wins", self.side_name(s))))
+            }
         }
     }
 

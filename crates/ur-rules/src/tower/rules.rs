@@ -266,7 +266,7 @@ impl TowerRules {
             id,
             name,
             faces: ["blue", "red"],
-            sides: ["A", "B"],
+            sides: ["Player A", "Player B"],
             dice: TowerDice::D6SixPasses,
             tokens: 10,
             optional_drop_prisoners: false,

@@ -10,7 +10,7 @@ use super::game::{EndReason, TowerGame, TowerPhase};
 use super::rules::TowerRules;
 use super::stack::{cell, position, square_by_name, square_name, Stacks, Token, MAX_TOKENS, SQUARES};
 use crate::board::Cell;
-use crate::family::PlayError;
+use crate::play::{PlayError, Playable};
 use crate::Side;
 
 /// A position written compactly: stacks by square name (A1-A6 light's
@@ -39,29 +39,30 @@ impl TowerGame {
     /// # Errors
     /// Unknown square names or letters, a stack too high, token counts that
     /// do not add up, or a private square controlled by the opponent (T5).
-    pub fn from_setup(rules: TowerRules, setup: &TowerSetup) -> Result<TowerGame, PlayError> {
+    pub fn from_position(rules: TowerRules, setup: &TowerSetup) -> Result<TowerGame, PlayError> {
+        let bad = PlayError::BadPosition;
         let mut stacks = Stacks::default();
         for (name, letters) in &setup.stacks {
-            let sq = square_by_name(name).ok_or_else(|| PlayError(format!("no square '{name}': use A1-A6, B1-B6, M1-M8")))?;
+            let sq = square_by_name(name).ok_or_else(|| bad(format!("no square '{name}': use A1-A6, B1-B6, M1-M8")))?;
             if letters.chars().count() > MAX_TOKENS {
-                return Err(PlayError(format!("stack on {name} is higher than {MAX_TOKENS}")));
+                return Err(bad(format!("stack on {name} is higher than {MAX_TOKENS}")));
             }
             for c in letters.chars() {
-                let t = Token::from_letter(c).ok_or_else(|| PlayError(format!("'{c}' on {name} is not a token: use l, d, L, D")))?;
+                let t = Token::from_letter(c).ok_or_else(|| bad(format!("'{c}' on {name} is not a token: use l, d, L, D")))?;
                 stacks.push(sq, t);
             }
             if let Some(owner) = stacks.controller(sq).filter(|&s| position(s, sq).is_none()) {
-                return Err(PlayError(format!("{owner} cannot control {name}, a private square of its opponent (T5)")));
+                return Err(bad(format!("{owner} cannot control {name}, a private square of its opponent (T5)")));
             }
         }
         let n = u32::from(rules.tokens);
         let mut reserve = [0u8; 2];
         for s in Side::BOTH {
             let placed = stacks.total(s) + u32::from(setup.eliminated[s.index()]);
-            let left = n.checked_sub(placed).ok_or_else(|| PlayError(format!("{s} has more than {n} tokens")))?;
+            let left = n.checked_sub(placed).ok_or_else(|| bad(format!("{s} has more than {n} tokens")))?;
             reserve[s.index()] = match setup.reserve {
                 Some(r) if u32::from(r[s.index()]) != left => {
-                    return Err(PlayError(format!("{s}: reserve {} + board + eliminated must make {n}", r[s.index()])))
+                    return Err(bad(format!("{s}: reserve {} + board + eliminated must make {n}", r[s.index()])))
                 }
                 _ => left as u8,
             };
@@ -153,6 +154,19 @@ pub struct StackView {
     pub tokens: Vec<TokenView>,
 }
 
+impl TowerSnapshot {
+    /// The position of the snapshot (the side to move to roll).
+    pub fn to_setup(&self) -> TowerSetup {
+        TowerSetup {
+            to_move: Some(self.to_move),
+            stacks: self.stacks.iter().map(|v| (v.square.clone(), v.letters.clone())).collect(),
+            reserve: Some(self.reserve),
+            eliminated: self.eliminated,
+            quiet: self.quiet_turns,
+        }
+    }
+}
+
 /// A tower position for the engine protocol (`position_json`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TowerSnapshot {
@@ -172,67 +186,73 @@ pub struct TowerSnapshot {
     pub stacks: Vec<StackView>,
 }
 
-impl fmt::Display for TowerGame {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl TowerGame {
+    /// The board as text within 80 columns: the grid, the stacks, each
+    /// side's tokens by its rule set's name, and what the game waits for.
+    pub(super) fn text(&self) -> String {
         let r = self.rules();
-        writeln!(
-            f,
-            "{} ({}): {} light, {} dark. l/d = plain ({}), L/D = promoted ({}).",
-            r.name, r.id, r.sides[0], r.sides[1], r.faces[0], r.faces[1]
-        )?;
-        self.grid(f)?;
-        writeln!(f, "Stacks, bottom to top:")?;
+        let mut out = format!("{} ({})\n", r.name, r.id);
+        let [a, b] = r.sides;
+        out += &format!("{a} is light, {b} dark; l/d = plain ({}), L/D = promoted ({}).\n", r.faces[0], r.faces[1]);
+        self.grid(&mut out);
+        out += "Stacks, bottom to top:\n";
         for sq in (0..SQUARES).filter(|&sq| self.stacks.len(sq) > 0) {
             let pos = |s: Side| position(s, sq).map_or("-".to_string(), |p| p.to_string());
-            writeln!(
-                f,
-                "  {:<3} (light {:>2}, dark {:>2}): {}",
+            out += &format!(
+                "  {:<3} (light {:>2}, dark {:>2}): {}\n",
                 square_name(sq),
                 pos(Side::Light),
                 pos(Side::Dark),
                 self.stacks.letters(sq)
-            )?;
+            );
         }
         for s in Side::BOTH {
-            writeln!(f, "{s}: reserve {}, prisoners {}, eliminated {}", self.reserve(s), self.stacks.prisoners(s), self.eliminated(s))?;
+            let (reserve, held, gone) = (self.reserve(s), self.stacks.prisoners(s), self.eliminated(s));
+            out += &format!("{}: reserve {reserve}, prisoners {held}, eliminated {gone}\n", self.side_name(s));
         }
-        match self.phase() {
-            TowerPhase::Over(w) => {
-                let why = self.end_reason().map_or(String::new(), |e| format!(" ({e:?})"));
-                writeln!(f, "Game over: {}{why}", w.map_or("draw".to_string(), |s| format!("{s} wins")))
-            }
-            TowerPhase::Roll => writeln!(f, "{} to roll; {} turns without progress", self.to_move(), self.quiet_turns()),
-            TowerPhase::Blank => writeln!(f, "{}: all blank; reroll or move5", self.to_move()),
-            TowerPhase::Move(v) => writeln!(f, "{} to move {v}", self.to_move()),
+        out += &self.waiting();
+        if self.phase() == TowerPhase::Roll {
+            out += &format!("; {} turns without progress", self.quiet_turns());
         }
+        out.push('\n');
+        out
     }
-}
 
-impl TowerGame {
-    /// The 3 x 8 grid, each square with its name and top-down stack letters.
-    fn grid(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// The 3 x 8 grid, each square with its name and top-down stack letters
+    /// (the top five; `..` when there are more).
+    fn grid(&self, out: &mut String) {
         let mut by_cell: BTreeMap<(u8, u8), usize> = BTreeMap::new();
         for sq in 0..SQUARES {
             let c = cell(sq);
             by_cell.insert((c.row, c.col), sq);
         }
-        writeln!(f, "      a         b         c         d         e         f         g         h")?;
+        out.push_str("  ");
+        for col in 0..8u8 {
+            out.push_str(&format!("{:^9}", char::from(b'a' + col)));
+        }
+        out.push('\n');
         for row in 0..3u8 {
-            write!(f, "{} ", 3 - row)?;
+            let mut line = format!("{} ", 3 - row);
             for col in 0..8u8 {
                 match by_cell.get(&(row, col)) {
                     Some(&sq) => {
                         let mut s = self.stacks.letters(sq);
-                        if s.len() > 6 {
-                            s = format!("..{}", &s[s.len() - 4..]);
+                        if s.len() > 5 {
+                            s = format!("..{}", &s[s.len() - 3..]);
                         }
-                        write!(f, "[{:<2}{:>6}]", square_name(sq), s)?;
+                        line.push_str(&format!("[{:<2}{:>5}]", square_name(sq), s));
                     }
-                    None => write!(f, "          ")?,
+                    None => line.push_str("         "),
                 }
             }
-            writeln!(f)?;
+            out.push_str(line.trim_end());
+            out.push('\n');
         }
-        Ok(())
+    }
+}
+
+impl fmt::Display for TowerGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text().trim_end())
     }
 }

@@ -111,11 +111,11 @@ impl Family for Marker {
         match id.as_str() {
             "bens-ur" => {
                 let s: BensSetup = serde_json::from_value(p).map_err(|e| format!("bad position: {e}"))?;
-                BensGame::from_setup(options, &s).map(AnyGame::Bens).map_err(|e| e.to_string())
+                BensGame::from_position(options, &s).map(AnyGame::Bens).map_err(|e| e.to_string())
             }
             "ludens-akalandung" => {
                 let s: AkalandungSetup = serde_json::from_value(p).map_err(|e| format!("bad position: {e}"))?;
-                AkalandungGame::from_setup(options, &s).map(AnyGame::Akalandung).map_err(|e| e.to_string())
+                AkalandungGame::from_position(options, &s).map(AnyGame::Akalandung).map_err(|e| e.to_string())
             }
             other => Err(format!("no setup format for '{other}'")),
         }
@@ -224,7 +224,7 @@ fn run_step(game: &mut AnyGame, step: &Step, errs: &mut Vec<String>) -> Result<(
         errs.extend(diffs.into_iter().map(|d| format!("after: {d}")));
     }
     for t in step.text.iter().flatten() {
-        let board = game.board_text().unwrap_or_default();
+        let board = game.board_text();
         if !board.contains(t.as_str()) {
             errs.push(format!("board text lacks '{t}':\n{board}"));
         }

@@ -86,7 +86,7 @@ impl Family for Tower {
     }
 
     fn game(rules: &TowerRules, case: &TowerCase) -> Result<TowerGame, String> {
-        TowerGame::from_setup(*rules, &case.position.clone().unwrap_or_default()).map_err(|e| e.to_string())
+        TowerGame::from_position(*rules, &case.position.clone().unwrap_or_default()).map_err(|e| e.to_string())
     }
 
     fn check_start(rules: &TowerRules, game: &TowerGame, case: &TowerCase, _: &mut Vec<String>) -> Result<(), String> {
