@@ -22,7 +22,7 @@ use ur_rules::{Extra, Game, Phase, Rules, Setup, Side, State, Throw};
 pub use ur_session::tables::{LoadedTable, TableOracle};
 use ur_session::{RulesChoice, RulesRef};
 
-use crate::board_text::move_text;
+use ur_rules::race::text::move_text;
 
 /// Refuses a rule set beyond the race for a command that needs a solved
 /// table (tables are for race sets only).

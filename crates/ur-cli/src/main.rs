@@ -2,12 +2,10 @@
 
 mod arena;
 mod bench;
-mod board_text;
 mod engine;
 mod eval_cmd;
 mod files;
 mod play;
-mod play_any;
 mod regret;
 mod replay;
 mod review;

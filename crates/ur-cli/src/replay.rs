@@ -6,8 +6,7 @@ use anyhow::Result;
 use clap::Args;
 use ur_rules::{AnyRecord, Phase, Playable, Turn};
 
-use crate::board_text::{render, side_label};
-use crate::play_any::{board, side_name};
+use ur_rules::race::text::{render, side_label};
 use ur_session::records::{self, SavedGame};
 
 #[derive(Args, Debug)]
@@ -43,13 +42,18 @@ impl ReplayCmd {
 /// A record of a game beyond the race (version 2).
 fn replay_any(name: &str, record: &AnyRecord) -> Result<()> {
     let game = records::replay_any(name, record)?;
-    println!("{} steps replayed under {} ({:?} family); every step is legal.", record.steps.len(), record.rules, record.family);
-    print!("{}", board(&game));
+    println!(
+        "{} steps replayed under {} ({} family); every step is legal.",
+        record.steps.len(),
+        record.rules,
+        ur_rules::narrate::family_name(record.family)
+    );
+    print!("{}", game.board_text());
     match game.turn() {
-        Turn::Over(Some(w)) => println!("Result: {} wins.", side_name(w)),
+        Turn::Over(Some(w)) => println!("Result: {} wins.", ur_rules::narrate::side_name(&game, w)),
         Turn::Over(None) => println!("Result: a draw."),
-        Turn::Roll(s) => println!("Game unfinished: {} to play; the game waits for a roll.", side_name(s)),
-        Turn::Decide(s) => println!("Game unfinished: {} to play; the game waits for a decision.", side_name(s)),
+        Turn::Roll(s) => println!("Game unfinished: {} to play; the game waits for a roll.", ur_rules::narrate::side_name(&game, s)),
+        Turn::Decide(s) => println!("Game unfinished: {} to play; the game waits for a decision.", ur_rules::narrate::side_name(&game, s)),
     }
     Ok(())
 }

@@ -13,9 +13,9 @@ use ur_rules::{Action, GameRecord, Rules, Side};
 use ur_session::RulesRef;
 
 use crate::arena::{progress_bar, MeasureArgs};
-use crate::board_text::{move_text, render, side_label};
 use crate::eval_cmd::{LoadedTable, TableOracle};
 use crate::table_store;
+use ur_rules::race::text::{move_text, render, side_label};
 use ur_session::records::SavedGame;
 
 /// The search depth when no table judges.

@@ -6,7 +6,6 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 use ur_rules::{family_rule_sets, Extra, FamilyRuleSet, Options, RuleSetFile, Rules, Side, SquareKind};
 
-use crate::board_text;
 use ur_session::RulesChoice;
 
 #[derive(Args, Debug)]
@@ -128,9 +127,9 @@ pub fn describe(file: &RuleSetFile, rules: &Rules) -> String {
     }
     out += &format!("Win: the first to bear off all {} pieces.\n", spec.pieces);
     out += &format!("\nLight's path ({}), positions 1..{len} on the board:\n", spec.sides[0]);
-    out += &board_text::path_diagram(rules, Side::Light);
+    out += &ur_rules::race::text::path_diagram(rules, Side::Light);
     out += &format!("Dark's path ({}), the mirror image (top and bottom rows swapped):\n", spec.sides[1]);
-    out += &board_text::path_diagram(rules, Side::Dark);
+    out += &ur_rules::race::text::path_diagram(rules, Side::Dark);
     if !spec.notes.is_empty() {
         out += "\nJudgment calls (see docs/rules/README.md#index-of-judgment-calls):\n";
         for n in &spec.notes {

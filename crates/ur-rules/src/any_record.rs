@@ -61,7 +61,7 @@ pub enum AnyRecordError {
     #[error("the record says '{rules}' is of the {recorded:?} family, but it is of the {actual:?} family")]
     Family { rules: String, recorded: Family, actual: Family },
     #[error("step {index} ({step}) is illegal: {error}")]
-    Illegal { index: usize, step: String, error: PlayError },
+    Illegal { index: usize, step: String, error: Box<PlayError> },
     #[error("the record says the game ended {recorded}, but replaying it gives {actual}")]
     End { recorded: String, actual: String },
 }
@@ -98,7 +98,7 @@ impl AnyRecord {
                 Step::Roll(raw) => game.roll(*raw),
                 Step::Act(json) => game.action_from_json(json).and_then(|a| game.apply(&a)),
             };
-            done.map_err(|error| AnyRecordError::Illegal { index, step: step_text(step), error })?;
+            done.map_err(|error| AnyRecordError::Illegal { index, step: step_text(step), error: Box::new(error) })?;
         }
         let (over, winner) = match game.turn() {
             Turn::Over(w) => (true, w),

@@ -23,6 +23,15 @@ pub fn side_name(game: &AnyGame, side: Side) -> String {
     }
 }
 
+/// A family's name in words.
+pub fn family_name(family: crate::Family) -> &'static str {
+    match family {
+        crate::Family::Race => "race",
+        crate::Family::Bens => "marker",
+        crate::Family::Tower => "tower",
+    }
+}
+
 /// The rule set's name, as its booklet or page gives it.
 pub fn rule_set_name(game: &AnyGame) -> String {
     match game {
@@ -189,7 +198,7 @@ pub fn read_decision(game: &AnyGame, text: &str) -> Result<AnyAction, String> {
     let text = text.trim().to_lowercase();
     if let AnyGame::Race(g) = game {
         if let Some(found) = race_words(g, &text) {
-            return found.map(|a| AnyAction::Race(a));
+            return found.map(AnyAction::Race);
         }
     }
     game.action_from_text(&text).map_err(|e| e.to_string())

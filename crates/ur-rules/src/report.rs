@@ -11,9 +11,9 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::any::{AnyAction, AnyGame};
-use crate::play::{PlayError, Playable, Turn};
 use crate::game::{Action, Choice, Game, Phase};
 use crate::movegen::{Move, MoveEffect};
+use crate::play::{PlayError, Playable, Turn};
 use crate::record::GameRecord;
 use crate::rules::Rules;
 use crate::Side;

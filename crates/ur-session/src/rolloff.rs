@@ -8,7 +8,7 @@ use ur_rules::{AnyGame, Dice, SeededDice, Side};
 /// `seed`; none for rule sets whose throws have no move values (beyond the race).
 pub fn roll_off(game: &AnyGame, seed: u64) -> Option<(Side, [u8; 2])> {
     let rules = race_rules(game)?;
-    let mut dice = SeededDice::new(seed ^ 0x726f_6c6c_6f66_66);
+    let mut dice = SeededDice::new(seed ^ 0x0072_6f6c_6c6f_6666);
     let mut value = || rules.throw(dice.throw(rules.dice())).map_or(0, |t| t.value);
     loop {
         let v = [value(), value()];

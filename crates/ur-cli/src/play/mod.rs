@@ -1,0 +1,378 @@
+//! `ur play`: a game in the terminal, human or bot on each side, for every
+//! rule set.
+//!
+//! Plain line input: the program throws the dice, lists the open decisions
+//! with numbers, and reads one line per decision (see `help`). The game is
+//! a [`ur_session::Session`]; the words come from [`ur_rules::narrate`].
+
+mod input;
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use ur_bots::hint::action_values;
+use ur_bots::review::Judge;
+use ur_bots::{make_bot_with_table, Bot, BotError};
+use ur_rules::{narrate, AnyAction, AnyGame, Family, Playable, Side, Turn};
+use ur_session::tables::{LoadedTable, TableSource};
+use ur_session::{NewGame, RulesSource, SavedGame, Session, DEFAULT_DEPTH};
+
+use crate::rules_arg::RulesArgs;
+use input::Input;
+
+#[derive(Args, Debug)]
+pub struct PlayCmd {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// The bot you play against: random, greedy, expectimax:D, mcts, level1..level5, or perfect (which needs a table: --table, or one in the store).
+    #[arg(long, default_value = "greedy")]
+    vs: String,
+    /// Play against difficulty level N (1 = beginner .. 5 = strongest available); the same as --vs levelN.
+    #[arg(long, value_name = "N", conflicts_with = "vs", value_parser = clap::value_parser!(u8).range(1..=5))]
+    level: Option<u8>,
+    /// The side you play: light (bottom row) or dark (top row).
+    #[arg(long = "as", value_name = "SIDE", default_value = "light")]
+    side: String,
+    /// Who plays light: human or a bot name (overrides --vs/--as).
+    #[arg(long)]
+    light: Option<String>,
+    /// Who plays dark: human or a bot name (overrides --vs/--as).
+    #[arg(long)]
+    dark: Option<String>,
+    /// Who moves first: light, dark or rolloff (each side throws; higher value starts; race rule sets).
+    #[arg(long, default_value = "light")]
+    first: String,
+    /// Seed for the dice and the bots (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Save the game record (JSON) to this file as the game goes, when it ends, on Ctrl-C or when you quit.
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+    /// Go on with an unfinished game saved with --save (its rules and first player come from the file).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["rules", "rules_file", "pieces", "options", "first"])]
+    resume: Option<PathBuf>,
+    /// Print only the result (for bot-against-bot games).
+    #[arg(long)]
+    quiet: bool,
+    /// A table made by `ur solve` for these rules, for the perfect bot, level 5 and hints
+    /// (default: the table for these rules in the table store, if any; see `ur solve`).
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+}
+
+/// Who plays a side.
+enum Player {
+    Human,
+    Bot(Box<dyn Bot>),
+}
+
+impl PlayCmd {
+    pub fn run(self) -> Result<()> {
+        if let Some(path) = &self.save {
+            crate::files::check_output(path, "--save")?;
+        }
+        let seed = self.seed.unwrap_or_else(clock_seed);
+        let tables = self.tables()?;
+        let mut session = match &self.resume {
+            Some(path) => resume(path, &tables)?,
+            None => self.new_session(seed, &tables)?,
+        };
+        session.seed_dice(seed);
+        let players = [self.player(Side::Light, seed, &session)?, self.player(Side::Dark, seed, &session)?];
+        let humans: Vec<Side> = Side::BOTH.into_iter().filter(|s| matches!(players[s.index()], Player::Human)).collect();
+        if !self.quiet {
+            announce(&session, &tables, seed, &players);
+            if !humans.is_empty() {
+                print!("{}", narrate::intro(session.game(), &humans));
+            }
+        }
+        let latest = Arc::new(Mutex::new(session.record()));
+        if let Some(path) = &self.save {
+            save_on_interrupt(path.clone(), latest.clone())?;
+        }
+        let stdin = std::io::stdin();
+        let echo = !stdin.is_terminal();
+        let judge = session.judge(None).or_else(|_| session.judge(Some(DEFAULT_DEPTH))).ok();
+        let mut table = Table { session, players, quiet: self.quiet, input: stdin.lock(), echo, judge, latest };
+        let finished = table.run()?;
+        let session = table.session;
+        if let Some(path) = &self.save {
+            ur_solve::atomic::write_atomic(path, serde_json::to_string_pretty(&session.record())?.as_bytes())?;
+            let next = if session.family() == Family::Race { "review it with `ur review" } else { "check it with `ur replay" };
+            println!("Game saved to {} ({next} {}`).", path.display(), path.display());
+        }
+        announce_result(&session, &humans, finished);
+        if finished && !self.quiet && !humans.is_empty() {
+            if let (Some(judge), SavedGame::Race(record)) = (&table.judge, session.record()) {
+                let rules = ur_rules::report::race_rules(session.game()).expect("a race record is of a race game");
+                print!("{}", crate::review::play_summary(rules, judge, &record, &humans, self.save.is_some())?);
+            }
+        }
+        Ok(())
+    }
+
+    fn tables(&self) -> Result<TableSource> {
+        match &self.table {
+            Some(path) if self.rules.family() != Family::Race => {
+                let _ = path;
+                bail!(
+                    "--table is for race rule sets only (tables are made by `ur solve`); '{}' is not one: leave --table out",
+                    self.rules.rules
+                )
+            }
+            Some(path) => Ok(TableSource::File(LoadedTable::open(path)?)),
+            None => Ok(crate::table_store::dir().map_or(TableSource::None, TableSource::Store)),
+        }
+    }
+
+    /// A new game, after a roll-off for who starts when asked.
+    fn new_session(&self, seed: u64, tables: &TableSource) -> Result<Session> {
+        let rules = match &self.rules.rules_file {
+            Some(path) => RulesSource::File(std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?),
+            None => RulesSource::Builtin(self.rules.rules.clone()),
+        };
+        let options = self.rules.given_options()?;
+        let first = match self.first.as_str() {
+            "rolloff" => Side::Light,
+            s => Side::parse(s).ok_or_else(|| anyhow!("--first must be light, dark or rolloff, not '{s}'"))?,
+        };
+        let mut new = NewGame { rules, options, first };
+        let session = Session::new(&new, tables).map_err(|e| anyhow!("{e}"))?;
+        if self.first != "rolloff" {
+            return Ok(session);
+        }
+        let (starter, [a, b]) = ur_session::roll_off(session.game(), seed).ok_or_else(|| {
+            anyhow!("--first rolloff is for race rule sets; give --first light or --first dark for '{}'", session.game().rule_id())
+        })?;
+        if !self.quiet {
+            let name = |s| narrate::side_name(session.game(), s);
+            println!("Roll-off: {} throws {a}, {} throws {b}; {} starts.", name(Side::Light), name(Side::Dark), name(starter));
+        }
+        new.first = starter;
+        Session::new(&new, tables).map_err(|e| anyhow!("{e}"))
+    }
+
+    fn player(&self, side: Side, seed: u64, session: &Session) -> Result<Player> {
+        let explicit = if side == Side::Light { &self.light } else { &self.dark };
+        let human_side = Side::parse(&self.side).ok_or_else(|| anyhow!("--as must be light or dark, not '{}'", self.side))?;
+        let level = self.level.map(|n| format!("level{n}"));
+        let name = match explicit {
+            Some(n) => n.as_str(),
+            None if side == human_side => "human",
+            None => level.as_deref().unwrap_or(&self.vs),
+        };
+        if name == "human" {
+            return Ok(Player::Human);
+        }
+        let table = session.table().and_then(Result::ok);
+        let bot = make_bot_with_table(name, seed.wrapping_add(side.index() as u64 + 1), table).map_err(|e| match e {
+            BotError::Unknown(_) => anyhow!("{e} (or 'human' with --light/--dark)"),
+            BotError::NeedsTable => anyhow!("{e}; give --table FILE, or solve these rules into the table store with `ur solve`"),
+            e => anyhow!("{e}"),
+        })?;
+        bot.check(session.game()).map_err(|e| anyhow!("{e}"))?;
+        Ok(Player::Bot(bot))
+    }
+}
+
+/// A saved game to go on with.
+fn resume(path: &Path, tables: &TableSource) -> Result<Session> {
+    let saved = crate::files::read_game(path)?;
+    let session = Session::resume(&saved, tables).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    if matches!(session.game().turn(), Turn::Over(_)) {
+        bail!("{} holds a finished game; there is nothing to resume (`ur review` or `ur replay` it)", path.display());
+    }
+    Ok(session)
+}
+
+/// On Ctrl-C, writes the game so far to `path` before the program stops.
+fn save_on_interrupt(path: PathBuf, latest: Arc<Mutex<SavedGame>>) -> Result<()> {
+    ctrlc::set_handler(move || {
+        let record = latest.lock().map(|r| r.clone());
+        if let Ok(record) = record {
+            if let Ok(text) = serde_json::to_string_pretty(&record) {
+                if ur_solve::atomic::write_atomic(&path, text.as_bytes()).is_ok() {
+                    eprintln!(
+                        "\nInterrupted: the game so far is saved to {}; go on with `ur play --resume {}`.",
+                        path.display(),
+                        path.display()
+                    );
+                }
+            }
+        }
+        std::process::exit(130);
+    })
+    .context("cannot watch for Ctrl-C")
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// The game's heading: rules, seed, who plays each side, and the table if a bot reads it.
+fn announce(session: &Session, tables: &TableSource, seed: u64, players: &[Player; 2]) {
+    let game = session.game();
+    let who = |s: Side| match &players[s.index()] {
+        Player::Human => "you".to_string(),
+        Player::Bot(b) => format!("the {} bot", b.name()),
+    };
+    let (light, dark) = (narrate::side_name(game, Side::Light), narrate::side_name(game, Side::Dark));
+    println!(
+        "{} ({}) — seed {seed}. {light}: {}; {dark}: {}.",
+        narrate::rule_set_name(game),
+        game.rule_id(),
+        who(Side::Light),
+        who(Side::Dark)
+    );
+    let reads_table = |p: &Player| matches!(p, Player::Bot(b) if b.name() == "perfect" || b.name() == "level5");
+    let path = ur_rules::report::race_rules(game).and_then(|r| tables.path_for(r));
+    if let (Some(Ok(_)), Some(path)) = (session.table(), path) {
+        if players.iter().any(reads_table) {
+            println!("Solved table: {} (for perfect and level 5).", path.display());
+        }
+    }
+}
+
+/// Who won (or that the game was left), and the pot where there is one.
+fn announce_result(session: &Session, humans: &[Side], finished: bool) {
+    let game = session.game();
+    match game.turn() {
+        Turn::Over(Some(w)) => {
+            println!("{} wins.", narrate::side_name(game, w));
+            if let [h] = humans[..] {
+                println!("{}", if h == w { "You win!" } else { "You lose." });
+            }
+        }
+        Turn::Over(None) => println!("The game is drawn."),
+        _ if !finished => println!("Game left unfinished."),
+        _ => {}
+    }
+    if let Some(pot) = ur_rules::report::race_view(game).and_then(|v| v.pot) {
+        let total = pot[0] + pot[1];
+        println!("Pot: light paid {}, dark paid {}; total {total}.", pot[0], pot[1]);
+        if let Turn::Over(Some(w)) = game.turn() {
+            println!("{} takes the pot of {total}.", narrate::side_name(game, w));
+        }
+    }
+}
+
+/// A game at the table: the session, its players and the human's input.
+struct Table<R: BufRead> {
+    session: Session,
+    players: [Player; 2],
+    quiet: bool,
+    input: R,
+    /// Print each line read (input from a pipe is not shown by the terminal).
+    echo: bool,
+    /// What `hint` asks: the table, or else a search; none for families without a judge.
+    judge: Option<Judge>,
+    /// The record so far, for a save on Ctrl-C.
+    latest: Arc<Mutex<SavedGame>>,
+}
+
+impl<R: BufRead> Table<R> {
+    /// Plays until the game ends (true) or a human quits (false).
+    fn run(&mut self) -> Result<bool> {
+        for _ in 0..ur_session::ACTION_CAP {
+            match self.session.game().turn() {
+                Turn::Over(_) => return Ok(true),
+                Turn::Roll(_) => {
+                    let rolled = self.session.roll_dice().map_err(|e| anyhow!("the dice were refused: {e}"))?;
+                    self.say(&narrate::roll_line(self.session.game(), &rolled));
+                }
+                Turn::Decide(side) => {
+                    let Some(action) = self.decide(side)? else { return Ok(false) };
+                    let line =
+                        format!("{} {}", narrate::side_name(self.session.game(), side), narrate::action_line(self.session.game(), &action));
+                    self.session.act(&action).map_err(|e| anyhow!("{action} was refused: {e}"))?;
+                    self.say(&line);
+                }
+            }
+            if let Ok(mut latest) = self.latest.lock() {
+                *latest = self.session.record();
+            }
+        }
+        bail!("the game did not end within {} steps; the rules may not let it end", ur_session::ACTION_CAP)
+    }
+
+    fn decide(&mut self, side: Side) -> Result<Option<AnyAction>> {
+        match &mut self.players[side.index()] {
+            Player::Bot(bot) => Ok(Some(bot.decide(self.session.game()))),
+            Player::Human => self.ask(side),
+        }
+    }
+
+    fn say(&self, line: &str) {
+        if !self.quiet {
+            println!("{line}");
+        }
+    }
+
+    /// Prompts the human until a valid decision or quit (None).
+    fn ask(&mut self, side: Side) -> Result<Option<AnyAction>> {
+        let game = self.session.game().clone();
+        let actions = game.actions();
+        println!("\n{}", game.board_text());
+        let list = numbered(&game, &actions);
+        print!("{list}");
+        loop {
+            print!("{} [1-{}, or help]> ", narrate::side_name(&game, side), actions.len());
+            std::io::stdout().flush()?;
+            let mut line = String::new();
+            if self.input.read_line(&mut line)? == 0 {
+                println!("\n(end of input: leaving the game)");
+                return Ok(None);
+            }
+            if self.echo {
+                println!("{}", line.trim_end());
+            }
+            match input::parse(line.trim(), &actions, &game) {
+                Ok(Input::Action(a)) => return Ok(Some(a)),
+                Ok(Input::Quit) => return Ok(None),
+                Ok(Input::Help) => print!("{}", narrate::help(&game, side)),
+                Ok(Input::Board) => print!("{}", game.board_text()),
+                Ok(Input::Path) => print!("{}", narrate::path(&game, side).unwrap_or_else(|| game.board_text())),
+                Ok(Input::List) => print!("{list}"),
+                Ok(Input::Hint) => print!("{}", self.hint_text(&game, &actions)),
+                Err(e) => println!("{e}"),
+            }
+        }
+    }
+
+    /// Each numbered choice with the mover's win probability after it, best first.
+    fn hint_text(&self, game: &AnyGame, actions: &[AnyAction]) -> String {
+        let Some(judge) = &self.judge else {
+            return format!(
+                "No hint for '{}': win probabilities come from solved tables and the learned evaluation, which exist for race rule sets only.\n",
+                game.rule_id()
+            );
+        };
+        let values = match action_values(judge, game) {
+            Ok(v) => v,
+            Err(e) => return format!("No hint here: {e}.\n"),
+        };
+        let Some(&(_, best)) = values.first() else { return "Nothing to choose here.\n".into() };
+        let mut out = match judge {
+            Judge::Table(_) => "Your win chance after each choice (the solved table: exact):\n".to_string(),
+            Judge::Search { .. } => format!("Your win chance after each choice ({} estimates; a solved table is exact):\n", judge.name()),
+        };
+        for (action, value) in &values {
+            let Some(k) = actions.iter().position(|a| a == action) else { continue };
+            let verdict = if best - value <= 1e-9 { "best".to_string() } else { format!("{:+.2} pp", 100.0 * (value - best)) };
+            out += &format!("  {:>2}. {:<40} {:>5.1} %  {verdict}\n", k + 1, narrate::label(game, action), 100.0 * value);
+        }
+        out
+    }
+}
+
+/// The heading and numbered lines of a decision.
+fn numbered(game: &AnyGame, actions: &[AnyAction]) -> String {
+    let mut out = narrate::heading(game);
+    for (i, a) in actions.iter().enumerate() {
+        out += &format!("  {}) {}\n", i + 1, narrate::label(game, a));
+    }
+    out
+}
