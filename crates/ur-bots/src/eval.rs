@@ -7,6 +7,9 @@
 //! positions by the path length), so weights fitted on small solvable games
 //! carry over to full-size and unsolvable ones. `docs/bots.md` describes the
 //! features and the fit; `ur train-eval` reproduces `weights/race.json`.
+//!
+//! The file is long but one thing: the features, the weights that read them
+//! and the evaluator that computes them change together, feature by feature.
 
 use std::sync::{Arc, OnceLock};
 

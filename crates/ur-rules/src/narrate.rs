@@ -9,7 +9,7 @@ use crate::any::AnyGame;
 use crate::dice::{DiceModel, Extra, Throw};
 use crate::game::{Action, Choice, Game, Phase};
 use crate::movegen::Move;
-use crate::play::{Playable, Turn};
+use crate::play::{PlayError, Playable, Turn};
 use crate::race::text::{board_key, move_text, path_diagram, position_name, side_label};
 use crate::report::{Rolled, SummonStage};
 use crate::rules::Rules;
@@ -201,7 +201,10 @@ pub fn read_decision(game: &AnyGame, text: &str) -> Result<AnyAction, String> {
             return found.map(AnyAction::Race);
         }
     }
-    game.action_from_text(&text).map_err(|e| e.to_string())
+    game.action_from_text(&text).map_err(|e| match e {
+        PlayError::NotOpen { open, .. } => format!("'{text}' is not understood or not open now; open: {}", open.join(", ")),
+        e => e.to_string(),
+    })
 }
 
 /// A race's own words for decisions, when the text is one of them.
@@ -346,8 +349,13 @@ mod tests {
         for id in ["finkel", "bens-ur", "ludens-akalandung", "guard-d6"] {
             let mut g = AnyGame::new(id, &Options::new(), Side::Light).unwrap();
             assert!(!intro(&g, &[Side::Light]).is_empty() && !help(&g, Side::Light).is_empty());
-            while !matches!(g.turn(), Turn::Decide(_)) {
-                let raw = g.outcomes().last().unwrap().0;
+            for k in 0.. {
+                if matches!(g.turn(), Turn::Decide(_)) {
+                    break;
+                }
+                assert!(k < 100, "{id}: no decision after 100 rolls");
+                let outcomes = g.outcomes();
+                let raw = outcomes[(k + 1) % outcomes.len()].0;
                 let rolled = crate::report::roll(&mut g, raw).unwrap();
                 assert!(roll_line(&g, &rolled).contains(&side_name(&g, rolled.player)), "{id}");
             }

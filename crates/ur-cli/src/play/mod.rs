@@ -72,7 +72,7 @@ enum Player {
 impl PlayCmd {
     pub fn run(self) -> Result<()> {
         if let Some(path) = &self.save {
-            crate::files::check_output(path, "--save")?;
+            crate::files::check_output(path, "cannot save to")?;
         }
         let seed = self.seed.unwrap_or_else(clock_seed);
         let tables = self.tables()?;
@@ -81,6 +81,14 @@ impl PlayCmd {
             None => self.new_session(seed, &tables)?,
         };
         session.seed_dice(seed);
+        if let Some(rules) = ur_rules::report::race_rules(session.game()) {
+            if let Some((path, why)) = tables.passed_over(rules) {
+                eprintln!("warning: not using the stored table {}: {why}", path.display());
+            }
+        }
+        if let (Some(_), Some(Err(why))) = (&self.table, session.table()) {
+            bail!("{why}");
+        }
         let players = [self.player(Side::Light, seed, &session)?, self.player(Side::Dark, seed, &session)?];
         let humans: Vec<Side> = Side::BOTH.into_iter().filter(|s| matches!(players[s.index()], Player::Human)).collect();
         if !self.quiet {
@@ -130,8 +138,8 @@ impl PlayCmd {
 
     /// A new game, after a roll-off for who starts when asked.
     fn new_session(&self, seed: u64, tables: &TableSource) -> Result<Session> {
-        let rules = match &self.rules.rules_file {
-            Some(path) => RulesSource::File(std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?),
+        let rules = match self.rules.rules_file {
+            Some(_) => RulesSource::File(self.rules.load()?.file_text.unwrap_or_default()),
             None => RulesSource::Builtin(self.rules.rules.clone()),
         };
         let options = self.rules.given_options()?;
