@@ -46,7 +46,7 @@ impl RulesCmd {
                 if !others.is_empty() {
                     println!("\nBeyond the race:");
                     for r in &others {
-                        println!("{:<24} {} ({:?} family; {})", r.id, r.name, r.family, r.source);
+                        println!("{:<24} {} ({} family; {})", r.id, r.name, ur_rules::narrate::family_name(r.family), r.source);
                     }
                 }
                 println!("\n`ur rules show ID` explains one rule set; `--rules-file FILE` loads your own.");
@@ -73,7 +73,8 @@ impl RulesCmd {
 
 /// A plain-words description of a rule set beyond the race.
 pub fn describe_family_set(set: &FamilyRuleSet, given: &Options) -> String {
-    let mut out = format!("{} ({})\nFamily: {:?}\nSource: {}\n", set.name, set.id, set.family, set.source);
+    let family = ur_rules::narrate::family_name(set.family);
+    let mut out = format!("{} ({})\n{}\nFamily: {family}\nSource: {}\n", set.name, set.id, set.summary.trim_end(), set.source);
     out += "\nOptions (--option NAME=VALUE):\n";
     if set.options.is_empty() {
         out += "  none\n";

@@ -51,7 +51,7 @@ pub fn rule_set() -> FamilyRuleSet {
         id: ID,
         family: Family::Bens,
         name: "Ludens Planet, Akalandung variant",
-        source: "Booklet 001, variant Akalandung (RULESETS.md section 9)",
+        source: "Booklet 001, variant Akalandung (docs/rules/ludens-akalandung.md)",
         summary: "The ludens-planet race (7 pieces each, three binary lots, the 14-square route, rosettes 4, 8 and 14 give a replay;\n\
                   a move may not pass a rosette; captures send pieces back; the central rosette 8 is shared) plus three powers:\n\
                   the Mighty Twins (two own pieces meeting on 5 move together and capture anything; powerless on 7 and 10, split on 13),\n\

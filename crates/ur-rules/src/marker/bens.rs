@@ -51,7 +51,7 @@ pub fn rule_set() -> FamilyRuleSet {
         id: ID,
         family: Family::Bens,
         name: "Ben's Royal Game of Ur",
-        source: "Booklet 000, Version 2 (RULESETS.md section 5)",
+        source: "Booklet 000, Version 2 (docs/rules/bens-ur.md)",
         summary: "Race 7 markers each along a 23-square out-and-back route (Black is light, White dark); three binary lots, 0 is a jump.\n\
                   Markers enter blank and turn dotted on a Conversion square; a blank marker may not pass the second one.\n\
                   Only markers of the same face capture each other (back home, blank); rosettes protect and hold two; Passages and\n\

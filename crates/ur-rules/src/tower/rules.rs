@@ -160,10 +160,10 @@ const GUARD: [OptionDef; 5] = [
 pub fn rule_set_info(id: &str) -> Option<(&'static str, &'static str, Vec<OptionDef>)> {
     let (name, source, own): (_, _, &[OptionDef]) = match id {
         "ravensburg-1977" => {
-            ("Ravensburger UR 1977 (towers)", "booklet 001, Ravensburger \"UR - Jeu antique\"; RULESETS.md §7", &RAVENSBURG)
+            ("Ravensburger UR 1977 (towers)", "booklet 001, Ravensburger \"UR - Jeu antique\"; docs/rules/ravensburg-1977.md", &RAVENSBURG)
         }
-        "vizier-4-pyramids" => ("UR with viziers and four pyramids", "booklet 002 \"UR\"; RULESETS.md §10", &VIZIER),
-        "guard-d6" => ("Le Royal d'Ur (guards, d6)", "booklet 004 \"Le Royal d'Ur\"; RULESETS.md §15", &GUARD),
+        "vizier-4-pyramids" => ("UR with viziers and four pyramids", "booklet 002 \"UR\"; docs/rules/vizier-4-pyramids.md", &VIZIER),
+        "guard-d6" => ("Le Royal d'Ur (guards, d6)", "booklet 004 \"Le Royal d'Ur\"; docs/rules/guard-d6.md", &GUARD),
         _ => return None,
     };
     let mut all = own.to_vec();
