@@ -11,9 +11,10 @@
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use ur_bots::review::{same_action, Judge};
+use ur_bots::hint::action_values;
+use ur_bots::review::Judge;
 use ur_bots::{make_bot_with_table, Bot, BotError, Oracle};
-use ur_rules::{Action, AnyAction, AnyGame, Dice, Game, Phase, Rules, SeededDice, Side};
+use ur_rules::{Action, AnyAction, AnyGame, Playable, Rules, SeededDice, Side, Turn};
 
 use crate::reference::RulesRef;
 use crate::seed::derive_seed;
@@ -129,50 +130,43 @@ impl RegretSpec {
         let sampler = self.sampler_name();
         let mut measured = make_bot_with_table(&self.bot, seed(1), Some(oracle))?;
         let mut players = [make_bot_with_table(sampler, seed(2), Some(oracle))?, make_bot_with_table(sampler, seed(3), Some(oracle))?];
-        let mut any = AnyGame::Race(Game::new(rules.clone(), Side::Light));
+        let mut game = ur_rules::report::race_game(rules.clone(), Side::Light);
         let mut cluster = (0.0, 0u64);
         let mut actions = 0;
         let refused = |e: &dyn std::fmt::Display| RegretError::Game(e.to_string());
         loop {
-            let game = any.as_race().expect("regret plays race games");
-            if game.phase() == Phase::Over || actions >= self.max_actions || stats.decisions >= self.positions {
-                break;
-            }
-            actions += 1;
-            if game.phase() == Phase::Roll {
-                any.as_race_mut().expect("a race game").roll(dice.throw(rules.dice())).map_err(|e| refused(&e))?;
-                continue;
-            }
-            let side = game.to_move().index();
-            let real = match game.phase() {
-                Phase::Move => game.legal_moves().len() >= 2,
-                Phase::ExtraRoll => true,
-                _ => false,
+            let side = match game.turn() {
+                _ if actions >= self.max_actions || stats.decisions >= self.positions => break,
+                Turn::Over(_) => break,
+                Turn::Roll(_) => {
+                    actions += 1;
+                    game.roll(ur_rules::report::throw(&game, &mut dice)).map_err(|e| refused(&e))?;
+                    continue;
+                }
+                Turn::Decide(side) => side.index(),
             };
-            let action = if real {
+            actions += 1;
+            let action = if game.actions().len() >= 2 {
                 let bot: &mut Box<dyn Bot> = if self.self_play() { &mut players[side] } else { &mut measured };
                 let t = Instant::now();
-                let chosen = race_action(bot.decide(&any))?;
+                let chosen = bot.decide(&game);
                 stats.think += t.elapsed();
                 let r =
-                    regret(&judge, game, chosen).map_err(|e| RegretError::Game(format!("the {} bot chose {chosen:?}: {e}", self.bot)))?;
-                stats.add(r, game.phase() == Phase::ExtraRoll);
+                    regret(&judge, &game, &chosen).map_err(|e| RegretError::Game(format!("the {} bot chose {chosen}: {e}", self.bot)))?;
+                stats.add(r, matches!(chosen, AnyAction::Race(Action::Choose(_))));
                 cluster.0 += r;
                 cluster.1 += 1;
                 progress(stats.decisions);
                 if self.self_play() {
                     chosen
                 } else {
-                    race_action(players[side].decide(&any))?
+                    players[side].decide(&game)
                 }
             } else {
-                race_action(players[side].decide(&any))?
+                players[side].decide(&game)
             };
             let name = players[side].name().to_string();
-            any.as_race_mut()
-                .expect("a race game")
-                .apply(action)
-                .map_err(|e| RegretError::Game(format!("the {name} bot chose {action:?}, which the game refused: {e}")))?;
+            game.apply(&action).map_err(|e| RegretError::Game(format!("the {name} bot chose {action}, which the game refused: {e}")))?;
         }
         if cluster.1 > 0 {
             stats.clusters.push(cluster);
@@ -181,16 +175,11 @@ impl RegretSpec {
     }
 }
 
-/// The race action a bot chose in a race game.
-fn race_action(action: AnyAction) -> Result<Action, RegretError> {
-    action.as_race().copied().ok_or_else(|| RegretError::Game(format!("a bot answered a race game with {action}, not a race action")))
-}
-
 /// The best value among the choices open in `game` minus the value of `chosen`.
-fn regret(judge: &Judge, game: &Game, chosen: Action) -> Result<f64, String> {
-    let values = judge.action_values(game);
-    let best = values.first().map(|v| v.1).ok_or_else(|| format!("the table lists no choice in phase {:?}", game.phase()))?;
-    let got = values.iter().find(|(a, _)| same_action(*a, chosen)).map(|v| v.1).ok_or("not a legal choice")?;
+fn regret(judge: &Judge, game: &AnyGame, chosen: &AnyAction) -> Result<f64, String> {
+    let values = action_values(judge, game).map_err(|e| e.to_string())?;
+    let best = values.first().map(|v| v.1).ok_or("the table lists no choice here")?;
+    let got = values.iter().find(|(a, _)| a == chosen).map(|v| v.1).ok_or("not a legal choice")?;
     Ok((best - got).max(0.0))
 }
 
