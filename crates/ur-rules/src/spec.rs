@@ -298,6 +298,26 @@ pub struct RuleSetFile {
 }
 
 impl RuleSetFile {
+    /// Every combination of option values, each with `pieces` 1 to
+    /// `max_pieces`: every value of a value option, the default and bounds of
+    /// a numeric one. For tests and fuzzing that sweep a rule set's variants.
+    pub fn option_combinations(&self, max_pieces: u8) -> Vec<Options> {
+        let mut combos = vec![Options::new()];
+        for opt in &self.options {
+            let values: Vec<OptionValue> = if opt.values.is_empty() {
+                let mut v = vec![opt.default.clone()];
+                v.extend([opt.min, opt.max].into_iter().flatten().map(OptionValue::Int));
+                v.sort();
+                v.dedup();
+                v
+            } else {
+                opt.values.keys().map(|k| OptionValue::parse(k)).collect()
+            };
+            combos = combos.iter().flat_map(|base| values.iter().map(move |v| with(base, &opt.name, v.clone()))).collect();
+        }
+        combos.iter().flat_map(|base| (1..=max_pieces).map(move |n| with(base, "pieces", OptionValue::Int(i64::from(n))))).collect()
+    }
+
     /// Parses and checks a rule-set file: every field, the board, the paths,
     /// the throws and whether a game can always be finished, with the
     /// default options and with each value of each option.
@@ -490,6 +510,13 @@ pub const BUILTIN: &[(&str, &str)] = &[
 
 /// The hand-written reader of rule-set tables: every field is type-checked
 /// and every problem is collected, so one error can list them all.
+/// `base` with one option set.
+fn with(base: &Options, name: &str, value: OptionValue) -> Options {
+    let mut o = base.clone();
+    o.insert(name.to_owned(), value);
+    o
+}
+
 mod check;
 
 #[cfg(test)]

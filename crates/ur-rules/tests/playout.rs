@@ -8,7 +8,7 @@ use std::sync::Arc;
 use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use ur_rules::spec::BUILTIN;
-use ur_rules::{Choice, Game, Move, OptionValue, Options, Phase, RuleSetFile, Rules, Side, State};
+use ur_rules::{Choice, Game, Move, Options, Phase, RuleSetFile, Rules, Side, State};
 
 /// A game still running after this many throws is a failure.
 const MAX_THROWS: u32 = 1_000_000;
@@ -25,39 +25,7 @@ struct Step {
 /// Every combination of option values (every allowed value; a numeric option's default and
 /// bounds), each with `pieces` 1..=7.
 fn option_combos(id: &str) -> Vec<Options> {
-    let file = RuleSetFile::builtin(id).expect("built-in id");
-    let mut combos = vec![Options::new()];
-    for opt in &file.options {
-        let values: Vec<OptionValue> = if opt.values.is_empty() {
-            let mut v = vec![opt.default.clone()];
-            v.extend([opt.min, opt.max].into_iter().flatten().map(OptionValue::Int));
-            v.sort();
-            v.dedup();
-            v
-        } else {
-            opt.values.keys().map(|k| OptionValue::parse(k)).collect()
-        };
-        combos = combos
-            .iter()
-            .flat_map(|base| {
-                values.iter().map(move |v| {
-                    let mut o = base.clone();
-                    o.insert(opt.name.clone(), v.clone());
-                    o
-                })
-            })
-            .collect();
-    }
-    combos
-        .into_iter()
-        .flat_map(|base| {
-            (1..=7).map(move |n| {
-                let mut o = base.clone();
-                o.insert("pieces".into(), OptionValue::Int(n));
-                o
-            })
-        })
-        .collect()
+    RuleSetFile::builtin(id).expect("built-in id").option_combinations(7)
 }
 
 /// The game the fast path plays from the start with this seed.

@@ -24,49 +24,9 @@ const RAWS: std::ops::RangeInclusive<u8> = 0..=8;
 // Rule sets and option combinations
 // ---------------------------------------------------------------------------
 
-/// The values tried for one option: every allowed value of a value option,
-/// the bounds and default of a numeric one.
-fn option_values(opt: &ur_rules::OptionSpec) -> Vec<OptionValue> {
-    if opt.values.is_empty() {
-        let mut v = vec![opt.default.clone()];
-        for bound in [opt.min, opt.max].into_iter().flatten() {
-            v.push(OptionValue::Int(bound));
-        }
-        v.sort();
-        v.dedup();
-        v
-    } else {
-        opt.values.keys().map(|k| OptionValue::parse(k)).collect()
-    }
-}
-
 /// Every combination of option values for a built-in rule set, with `pieces` 1..=7.
 fn option_combos(id: &str) -> Vec<Options> {
-    let file = RuleSetFile::builtin(id).expect("built-in id");
-    let mut combos = vec![Options::new()];
-    for opt in &file.options {
-        let values = option_values(opt);
-        combos = combos
-            .iter()
-            .flat_map(|base| {
-                values.iter().map(move |v| {
-                    let mut o = base.clone();
-                    o.insert(opt.name.clone(), v.clone());
-                    o
-                })
-            })
-            .collect();
-    }
-    combos
-        .iter()
-        .flat_map(|base| {
-            (1..=7).map(move |n| {
-                let mut o = base.clone();
-                o.insert("pieces".into(), OptionValue::Int(n));
-                o
-            })
-        })
-        .collect()
+    RuleSetFile::builtin(id).expect("built-in id").option_combinations(7)
 }
 
 /// Whether a rule set may refuse this option combination, and why: named

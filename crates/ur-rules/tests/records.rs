@@ -20,40 +20,10 @@ const MAX_ACTIONS: usize = 100_000;
 /// every value; numeric options: bounds and default), with `pieces` 1..=7,
 /// that compiles.
 fn playable(id: &str) -> Vec<Arc<Rules>> {
-    let file = RuleSetFile::builtin(id).expect("built-in id");
-    let mut combos = vec![Options::new()];
-    for opt in &file.options {
-        let values: Vec<OptionValue> = if opt.values.is_empty() {
-            let mut v = vec![opt.default.clone()];
-            v.extend([opt.min, opt.max].into_iter().flatten().map(OptionValue::Int));
-            v
-        } else {
-            opt.values.keys().map(|k| OptionValue::parse(k)).collect()
-        };
-        combos = combos
-            .iter()
-            .flat_map(|base| {
-                values.iter().map(move |v| {
-                    let mut o = base.clone();
-                    o.insert(opt.name.clone(), v.clone());
-                    o
-                })
-            })
-            .collect();
-    }
     // Refusals (six birds, an Eagle call a d4 cannot throw) are the
     // properties tests' business; here only playable rules matter.
-    combos
-        .iter()
-        .flat_map(|base| {
-            (1..=7).map(move |n| {
-                let mut o = base.clone();
-                o.insert("pieces".into(), OptionValue::Int(n));
-                o
-            })
-        })
-        .filter_map(|o| Rules::builtin_with(id, &o).ok().map(Arc::new))
-        .collect()
+    let combos = RuleSetFile::builtin(id).expect("built-in id").option_combinations(7);
+    combos.into_iter().filter_map(|o| Rules::builtin_with(id, &o).ok().map(Arc::new)).collect()
 }
 
 /// A random game, stopped after `stop` actions (or at its end).
