@@ -125,7 +125,7 @@ pub fn intro(game: &AnyGame, humans: &[Side]) -> String {
     let mut out = String::new();
     for &side in humans {
         out += &format!(
-            "\nYou play {}. Your pieces start in reserve (position 0) and run along this path,\n\
+            "\nYou play {}. Your pieces start in reserve (position 0) and run along this path, \
              positions 1 to {} (position {} = borne off):\n",
             side_label(rules, side),
             rules.path_len(),
@@ -134,7 +134,7 @@ pub fn intro(game: &AnyGame, humans: &[Side]) -> String {
         out += &path_diagram(rules, side);
     }
     out += &board_key(rules);
-    out += "The dice are thrown for you. Answer each question with the number of a line from the list;\n\
+    out += "The dice are thrown for you. Answer each question with the number of a line from the list; \
             type 'help' for the other input forms, 'path' to see your path again, 'quit' to stop.\n";
     out
 }
@@ -161,8 +161,8 @@ pub fn help(game: &AnyGame, side: Side) -> String {
     let rules = g.rules();
     let off = rules.path_len() + 1;
     out += &format!(
-        "  FROM TO         a move by path positions, e.g. '4 7'; 'enter 3' (or '0 3') brings a piece onto 3,\n\
-         \x20                 '{} off' (or '{} {off}') bears one off\n",
+        "  FROM TO         a move by path positions, e.g. '4 7'; 'enter 3' (or '0 3') brings a piece onto 3, \
+         '{} off' (or '{} {off}') bears one off\n",
         off - 1,
         off - 1
     );
@@ -182,7 +182,7 @@ pub fn help(game: &AnyGame, side: Side) -> String {
         rules.path_len()
     );
     out += &format!(
-        "Squares are named by column letter and row number, a1 at the bottom left;\nyou are {}, whose path starts on {}.\n",
+        "Squares are named by column letter and row number, a1 at the bottom left; you are {}, whose path starts on {}.\n",
         side_label(rules, side),
         position_name(rules, side, 1)
     );

@@ -94,7 +94,7 @@ impl PlayCmd {
         if !self.quiet {
             announce(&session, &tables, seed, &players);
             if !humans.is_empty() {
-                print!("{}", narrate::intro(session.game(), &humans));
+                print!("{}", wrap(&narrate::intro(session.game(), &humans)));
             }
         }
         let latest = Arc::new(Mutex::new(session.record()));
@@ -175,6 +175,10 @@ impl PlayCmd {
         if name == "human" {
             return Ok(Player::Human);
         }
+        if name == "perfect" && session.family() != Family::Race {
+            let rules = session.game().rule_id().to_owned();
+            return Err(anyhow!("{}", BotError::RaceOnly { bot: name.into(), rules }));
+        }
         let table = session.table().and_then(Result::ok);
         let bot = make_bot_with_table(name, seed.wrapping_add(side.index() as u64 + 1), table).map_err(|e| match e {
             BotError::Unknown(_) => anyhow!("{e} (or 'human' with --light/--dark)"),
@@ -216,6 +220,40 @@ fn save_on_interrupt(path: PathBuf, latest: Arc<Mutex<SavedGame>>) -> Result<()>
     .context("cannot watch for Ctrl-C")
 }
 
+/// The width text is wrapped to, so that no line wraps mid-word in a terminal.
+const WIDTH: usize = 80;
+
+/// `text` with every line longer than [`WIDTH`] wrapped at spaces, its
+/// continuation indented under the line's own text.
+fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.chars().count() <= WIDTH {
+            out += line;
+            out.push('\n');
+            continue;
+        }
+        let hang = " ".repeat(hanging_indent(line).min(WIDTH / 2));
+        out += &textwrap::fill(line, textwrap::Options::new(WIDTH).subsequent_indent(&hang));
+        out.push('\n');
+    }
+    out
+}
+
+/// Where a wrapped line goes on: under a table row's text (`  FROM TO   text`),
+/// a list item's text (`  1) text`), or the line's own indent.
+fn hanging_indent(line: &str) -> usize {
+    let indent = line.len() - line.trim_start().len();
+    let body = &line[indent..];
+    if let Some(gap) = body.find("  ") {
+        return indent + gap + body[gap..].len() - body[gap..].trim_start().len();
+    }
+    match body.find(") ") {
+        Some(k) if body[..k].bytes().all(|b| b.is_ascii_digit()) => indent + k + 2,
+        _ => indent,
+    }
+}
+
 fn clock_seed() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
 }
@@ -228,13 +266,14 @@ fn announce(session: &Session, tables: &TableSource, seed: u64, players: &[Playe
         Player::Bot(b) => format!("the {} bot", b.name()),
     };
     let (light, dark) = (narrate::side_name(game, Side::Light), narrate::side_name(game, Side::Dark));
-    println!(
+    let heading = format!(
         "{} ({}) — seed {seed}. {light}: {}; {dark}: {}.",
         narrate::rule_set_name(game),
         game.rule_id(),
         who(Side::Light),
         who(Side::Dark)
     );
+    print!("{}", wrap(&heading));
     let reads_table = |p: &Player| matches!(p, Player::Bot(b) if b.name() == "perfect" || b.name() == "level5");
     let path = ur_rules::report::race_rules(game).and_then(|r| tables.path_for(r));
     if let (Some(Ok(_)), Some(path)) = (session.table(), path) {
@@ -315,7 +354,7 @@ impl<R: BufRead> Table<R> {
 
     fn say(&self, line: &str) {
         if !self.quiet {
-            println!("{line}");
+            print!("{}", wrap(line));
         }
     }
 
@@ -324,7 +363,7 @@ impl<R: BufRead> Table<R> {
         let game = self.session.game().clone();
         let actions = game.actions();
         println!("\n{}", game.board_text());
-        let list = numbered(&game, &actions);
+        let list = wrap(&numbered(&game, &actions));
         print!("{list}");
         loop {
             print!("{} [1-{}, or help]> ", narrate::side_name(&game, side), actions.len());
@@ -340,12 +379,12 @@ impl<R: BufRead> Table<R> {
             match input::parse(line.trim(), &actions, &game) {
                 Ok(Input::Action(a)) => return Ok(Some(a)),
                 Ok(Input::Quit) => return Ok(None),
-                Ok(Input::Help) => print!("{}", narrate::help(&game, side)),
+                Ok(Input::Help) => print!("{}", wrap(&narrate::help(&game, side))),
                 Ok(Input::Board) => print!("{}", game.board_text()),
                 Ok(Input::Path) => print!("{}", narrate::path(&game, side).unwrap_or_else(|| game.board_text())),
                 Ok(Input::List) => print!("{list}"),
-                Ok(Input::Hint) => print!("{}", self.hint_text(&game, &actions)),
-                Err(e) => println!("{e}"),
+                Ok(Input::Hint) => print!("{}", wrap(&self.hint_text(&game, &actions))),
+                Err(e) => print!("{}", wrap(&e.to_string())),
             }
         }
     }
