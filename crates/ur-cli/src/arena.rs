@@ -113,7 +113,12 @@ impl ArenaCmd {
         })?;
         let spec =
             ArenaSpec { bots: names, games: self.games, seed: self.seed, paired_dice: !self.no_paired_dice, max_actions: self.max_actions };
-        let arena = Arena::new(&start, spec)?;
+        let arena = Arena::new(&start, spec).map_err(|e| match e {
+            ArenaError::Bot(ur_bots::BotError::NeedsTable) => {
+                anyhow!("{e}; give --table FILE, made by `ur solve` (for example `ur solve finkel --pieces 2 --out f2.urt`)")
+            }
+            e => e.into(),
+        })?;
         let total = arena.total() as u64;
         let opts =
             RunOptions { threads: self.threads, save: self.save.clone(), rules_file_hash, weights_hash, stop_after: self.stop_after };

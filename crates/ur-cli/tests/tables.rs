@@ -344,8 +344,8 @@ fn missing_foreign_and_damaged_tables_are_reported() {
     run_fails(&["hint", "--table", t, "--rules", "blitz", "--pieces", "2", "--roll", "2"], &["'blitz'"]);
     run_fails(&["play", "--vs", "perfect", "--table", t], &["pieces=2", "pieces=7"]);
     // The perfect bot without a table; unknown bots.
-    run_fails(&["play", "--vs", "perfect", "--pieces", "2"], &["perfect needs --table FILE", "ur solve"]);
-    run_fails(&["play", "--light", "perfect", "--dark", "random"], &["perfect needs --table FILE"]);
+    run_fails(&["play", "--vs", "perfect", "--pieces", "2"], &["perfect bot needs a table", "--table FILE", "ur solve"]);
+    run_fails(&["play", "--light", "perfect", "--dark", "random"], &["perfect bot needs a table", "--table FILE"]);
     run_fails(&["play", "--vs", "wizard"], &["unknown bot 'wizard'", "perfect"]);
     // Damaged tables.
     let size = fs::metadata(t).unwrap().len() as usize;
@@ -400,7 +400,7 @@ fn the_table_store_serves_play_and_the_engine() {
     let out = play("2");
     assert!(out.status.success() && text(&out.stdout).contains("Solved table:"), "{}", describe(&["play"], &out));
     let out = play("3");
-    assert!(!out.status.success() && text(&out.stderr).contains("perfect needs --table FILE"), "{}", describe(&["play"], &out));
+    assert!(!out.status.success() && text(&out.stderr).contains("perfect bot needs a table"), "{}", describe(&["play"], &out));
     let (r, _) =
         engine_run(in_store(&["engine"]), &[r#"{"cmd":"new","pieces":2}"#, r#"{"cmd":"eval"}"#, r#"{"cmd":"new"}"#, r#"{"cmd":"eval"}"#]);
     assert!((num(&ok(&r[1])["win"]) * 100.0 - PUBLISHED).abs() < 0.01, "{}", r[1]);

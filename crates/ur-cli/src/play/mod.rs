@@ -182,7 +182,10 @@ impl PlayCmd {
         let table = session.table().and_then(Result::ok);
         let bot = make_bot_with_table(name, seed.wrapping_add(side.index() as u64 + 1), table).map_err(|e| match e {
             BotError::Unknown(_) => anyhow!("{e} (or 'human' with --light/--dark)"),
-            BotError::NeedsTable => anyhow!("{e}; give --table FILE, or solve these rules into the table store with `ur solve`"),
+            BotError::NeedsTable => anyhow!(
+                "{e}; give --table FILE, made by `ur solve` (for example `ur solve finkel --pieces 2 --out f2.urt`), \
+                 or put a table in the store with `ur solve ID` (no --out)"
+            ),
             e => anyhow!("{e}"),
         })?;
         bot.check(session.game()).map_err(|e| anyhow!("{e}"))?;
