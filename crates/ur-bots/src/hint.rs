@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 use ur_rules::report::{race_rules, race_view};
-use ur_rules::{Action, AnyAction, AnyGame, Choice, Move, MoveEffect, Playable, Side, Turn};
+use ur_rules::{AnyAction, AnyGame, Choice, Move, MoveEffect, Playable, Side, Turn};
 
 use crate::review::{review, same_action, Judge, Review};
 use crate::Oracle;
@@ -160,11 +160,6 @@ pub fn evaluate(oracle: &Oracle, game: &AnyGame) -> Result<Evaluation, HintError
 pub fn review_game(judge: &Judge, game: &AnyGame, rules_file: Option<String>) -> Result<Review, HintError> {
     let record = ur_rules::report::race_record(game, rules_file).ok_or_else(|| HintError::NoJudge { rules: game.rule_id().into() })?;
     review(&record, judge, |_| {}).map_err(|e| HintError::Record(e.to_string()))
-}
-
-/// Whether an action is a race move (for front ends listing moves apart from choices).
-pub fn is_move(action: &AnyAction) -> bool {
-    matches!(action, AnyAction::Race(Action::Move(_)))
 }
 
 #[cfg(test)]

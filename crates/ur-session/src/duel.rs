@@ -32,12 +32,6 @@ pub enum DuelError {
     Stuck(u64),
 }
 
-/// The raw outcome of the roll `game` waits for: a race set throws its own
-/// dice; any other family draws from the game's outcomes with the same generator.
-pub fn throw(dice: &mut SeededDice, game: &AnyGame) -> u8 {
-    ur_rules::report::throw(game, dice)
-}
-
 /// Plays one game between `players` (light's bot first) from `start`, with
 /// `dice`, stopping at `max_actions` (reported as `capped`).
 ///
@@ -67,7 +61,7 @@ pub fn play_observed(
             _ if actions >= max_actions => return Ok(DuelEnd { winner: None, actions, capped: true }),
             Turn::Roll(_) => {
                 actions += 1;
-                let raw = throw(dice, &game);
+                let raw = ur_rules::report::throw(&game, dice);
                 game.roll(raw).map_err(|e| DuelError::Dice { raw, rules: game.rule_id().to_string(), why: e.to_string() })?;
                 continue;
             }

@@ -193,7 +193,7 @@ impl Session {
     /// # Errors
     /// Not a roll turn.
     pub fn roll_dice(&mut self) -> Result<Rolled, SessionError> {
-        let raw = crate::duel::throw(&mut self.dice, &self.game);
+        let raw = report::throw(&self.game, &mut self.dice);
         self.roll(raw)
     }
 
