@@ -18,6 +18,7 @@ pub mod seed;
 pub mod session;
 pub mod stats;
 pub mod tables;
+pub mod view;
 
 pub use options::{parse_options, RulesChoice};
 pub use reference::RulesRef;
