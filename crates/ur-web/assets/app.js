@@ -1,0 +1,1031 @@
+// The browser app of `ur serve`: the lobby, the game screen and the rules
+// pages. The server decides every rule: this page only shows the GameView it
+// sends and sends back the index of the action a player picks
+// (docs/serve.md is the protocol).
+
+import { t, lang, setLang, LANGS, sideName, summary } from './i18n.js';
+import { h, fetchJSON, store } from './dom.js';
+import { renderBoard } from './board.js';
+import { renderRulesPage } from './rules.js';
+
+const MAX_RULES_FILE = 64 * 1024;
+const SIDES = ['light', 'dark'];
+
+const app = {
+  rules: null, // GET /api/rules
+  details: new Map(), // id -> GET /api/rules/<id>
+  screen: null, // the GameScreen on show
+  lastView: null, // the last game's view, for the rules page of a custom rule set
+  routeId: 0,
+};
+// For the browser tests and for curious players: the state on show.
+window.urApp = app;
+
+const main = () => document.getElementById('main');
+
+// ---------------------------------------------------------------- routing
+
+function parseHash() {
+  const raw = location.hash.replace(/^#\/?/, '');
+  const [path, query = ''] = raw.split('?');
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  return { parts, params: new URLSearchParams(query) };
+}
+
+function route() {
+  const { parts, params } = parseHash();
+  const routeId = ++app.routeId;
+  if (parts[0] === 'game' && parts[1]) {
+    const id = parts[1];
+    const token = params.get('token');
+    if (token) {
+      // Keep the secret out of the address bar (so it is not shared by
+      // mistake) but in this browser, so a closed tab comes back.
+      rememberGame(id, { token });
+      history.replaceState(null, '', '#/game/' + encodeURIComponent(id));
+    }
+    if (app.screen && app.screen.id === id) {
+      app.screen.show();
+      return;
+    }
+    closeScreen();
+    app.screen = new GameScreen(id, token || (games()[id] || {}).token || null);
+    return;
+  }
+  closeScreen();
+  if (parts[0] === 'rules' && parts[1]) showRules(parts[1], params.get('game'), routeId);
+  else showLobby(routeId);
+}
+
+function closeScreen() {
+  if (app.screen) app.screen.close();
+  app.screen = null;
+}
+
+function go(hash) {
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+// ---------------------------------------------------------- stored games
+
+function games() {
+  return store.get('ur.games', {}) || {};
+}
+
+function rememberGame(id, info) {
+  const all = games();
+  all[id] = { ...(all[id] || {}), ...info, at: Date.now() };
+  // Keep the 30 most recent.
+  const keep = Object.entries(all).sort((a, b) => b[1].at - a[1].at).slice(0, 30);
+  store.set('ur.games', Object.fromEntries(keep));
+}
+
+function forgetGame(id) {
+  const all = games();
+  delete all[id];
+  store.set('ur.games', all);
+}
+
+// ------------------------------------------------------------------ header
+
+function renderHeader() {
+  const header = document.getElementById('top');
+  const select = h('select', { id: 'lang', 'aria-label': t('lang.label'), onchange: (e) => { setLang(e.target.value); renderHeader(); rerender(); } },
+    LANGS.map(([code, name]) => h('option', { value: code, selected: code === lang() }, name)));
+  header.replaceChildren(
+    h('a', { class: 'brand', href: '#/' },
+      h('img', { src: '/assets/icon.svg', alt: '', width: 28, height: 28 }),
+      h('span', {}, t('app.title'))),
+    h('nav', { 'aria-label': t('lang.label') }, select),
+  );
+  document.title = t('app.title');
+}
+
+function rerender() {
+  if (app.screen) app.screen.render(true);
+  else route();
+}
+
+// ------------------------------------------------------------------- toast
+
+let toastTimer = null;
+function toast(text, kind = 'info') {
+  const el = document.getElementById('toast');
+  el.textContent = text;
+  el.className = 'toast show ' + kind;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.className = 'toast'; }, 4000);
+}
+
+// ------------------------------------------------------------------- lobby
+
+async function loadRules() {
+  if (!app.rules) app.rules = await fetchJSON('/api/rules');
+  return app.rules;
+}
+
+async function loadDetails(id) {
+  if (!app.details.has(id)) app.details.set(id, await fetchJSON('/api/rules/' + encodeURIComponent(id)));
+  return app.details.get(id);
+}
+
+/** A rule set's options as {name, description, default, values[], min, max}. */
+function normOptions(list) {
+  if (!list) return [];
+  const arr = Array.isArray(list) ? list : Object.entries(list).map(([name, o]) => ({ name, ...o }));
+  return arr.map((o) => {
+    let values = Array.isArray(o.values) ? o.values.map(String)
+      : (o.values && typeof o.values === 'object' ? Object.keys(o.values) : []);
+    let min = o.min ?? null;
+    let max = o.max ?? null;
+    if (values.length === 1) {
+      const m = /(-?\d+)\s*\.\.=?\s*(-?\d+)/.exec(values[0]);
+      if (m) { min = Number(m[1]); max = Number(m[2]); values = []; }
+    }
+    return { name: o.name, description: o.description || '', default: o.default === undefined || o.default === null ? '' : String(o.default), values, min, max };
+  });
+}
+
+function familyOf(r) {
+  const f = String(r.family || 'race').toLowerCase();
+  if (f === 'marker') return 'bens';
+  return f;
+}
+
+async function showLobby(routeId) {
+  const root = main();
+  root.replaceChildren(h('p', { class: 'loading' }, t('lobby.loading')));
+  let rules;
+  try {
+    rules = await loadRules();
+  } catch (e) {
+    if (routeId !== app.routeId) return;
+    root.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('error.network')));
+    return;
+  }
+  if (routeId !== app.routeId) return;
+
+  const saved = store.get('ur.lobby', {}) || {};
+  const state = {
+    rules: rules.some((r) => r.id === saved.rules) ? saved.rules : (rules[0] && rules[0].id),
+    mode: saved.mode || 'bot',
+    bot: saved.bot || '3',
+    seat: saved.seat || 'light',
+    options: saved.options || {},
+    file: null, // {name, text}
+  };
+  const save = () => store.set('ur.lobby', { rules: state.rules, mode: state.mode, bot: state.bot, seat: state.seat, options: state.options });
+
+  const families = ['race', 'bens', 'tower'];
+  const select = h('select', { id: 'ruleset', name: 'rules' },
+    families.map((f) => {
+      const sets = rules.filter((r) => familyOf(r) === f);
+      if (!sets.length) return null;
+      return h('optgroup', { label: t('family.' + f) },
+        sets.map((r) => h('option', { value: r.id, selected: r.id === state.rules }, r.name)));
+    }),
+    rules.filter((r) => !families.includes(familyOf(r))).map((r) => h('option', { value: r.id, selected: r.id === state.rules }, r.name)));
+
+  const summaryEl = h('p', { class: 'summary', id: 'ruleset-summary', 'aria-live': 'polite' });
+  const rulesLink = h('a', { class: 'rules-link', href: '#' }, t('lobby.rulesLink'));
+  const optionsBox = h('div', { class: 'options', id: 'options' });
+  const fileInfo = h('p', { class: 'file-info', hidden: true });
+  const errorEl = h('p', { class: 'error', role: 'alert' });
+
+  const showRuleSet = async () => {
+    const r = rules.find((x) => x.id === state.rules);
+    summaryEl.textContent = r ? summary(r.id, r.summary) : '';
+    rulesLink.href = '#/rules/' + encodeURIComponent(state.rules);
+    optionsBox.replaceChildren();
+    if (state.file) return;
+    let details;
+    try { details = await loadDetails(state.rules); } catch (_) { return; }
+    if (details.id !== state.rules && !rules.find((x) => x.id === details.id)) return;
+    const opts = normOptions(details.options);
+    const chosen = state.options[state.rules] || {};
+    if (!opts.length) {
+      optionsBox.replaceChildren(h('p', { class: 'muted' }, t('lobby.noOptions')));
+      return;
+    }
+    optionsBox.replaceChildren(
+      h('details', { class: 'option-list' },
+        h('summary', {}, t('lobby.options') + ' (' + opts.length + ')'),
+        opts.map((o) => optionField(o, chosen[o.name], (v) => {
+          const cur = { ...(state.options[state.rules] || {}) };
+          if (v === o.default || v === '') delete cur[o.name];
+          else cur[o.name] = v;
+          state.options[state.rules] = cur;
+          save();
+        }))));
+  };
+
+  select.addEventListener('change', () => { state.rules = select.value; save(); showRuleSet(); });
+
+  const modeField = h('fieldset', { class: 'modes' },
+    h('legend', {}, t('lobby.mode')),
+    ['bot', 'hotseat', 'online'].map((m) => h('label', { class: 'mode' },
+      h('input', { type: 'radio', name: 'mode', value: m, checked: state.mode === m, onchange: () => { state.mode = m; save(); syncMode(); } }),
+      h('span', { class: 'mode-name' }, t('lobby.mode.' + m)),
+      h('span', { class: 'mode-hint' }, t('lobby.mode.' + m + '.hint')))));
+
+  const levelSelect = h('select', { id: 'bot-level', name: 'bot', onchange: (e) => { state.bot = e.target.value; save(); } },
+    ['1', '2', '3', '4', '5'].map((n) => h('option', { value: n, selected: state.bot === n },
+      n === '1' ? t('lobby.level.1') : n === '5' ? t('lobby.level.5') : t('lobby.level.n', { n }))),
+    h('option', { value: 'perfect', selected: state.bot === 'perfect' }, t('lobby.level.perfect')));
+  const levelField = h('label', { class: 'field' }, h('span', {}, t('lobby.level')), levelSelect);
+
+  const seatSelect = h('select', { id: 'seat', name: 'seat', onchange: (e) => { state.seat = e.target.value; save(); } },
+    ['light', 'dark', 'random'].map((s) => h('option', { value: s, selected: state.seat === s }, t('lobby.seat.' + s))));
+  const seatField = h('label', { class: 'field' }, h('span', {}, t('lobby.seat')), seatSelect);
+
+  const syncMode = () => {
+    levelField.hidden = state.mode !== 'bot';
+    seatField.hidden = state.mode === 'hotseat';
+  };
+
+  const fileInput = h('input', { type: 'file', id: 'rules-file', accept: '.toml,.json,.txt,text/plain,application/toml' });
+  const clearFile = h('button', { type: 'button', class: 'link', hidden: true }, t('lobby.custom.clear'));
+  fileInput.addEventListener('change', async () => {
+    const f = fileInput.files && fileInput.files[0];
+    if (!f) return;
+    if (f.size > MAX_RULES_FILE) {
+      errorEl.textContent = t('lobby.custom.tooLarge', { size: f.size, max: MAX_RULES_FILE });
+      fileInput.value = '';
+      return;
+    }
+    state.file = { name: f.name, text: await f.text() };
+    errorEl.textContent = '';
+    fileInfo.textContent = t('lobby.custom.loaded', { name: f.name });
+    fileInfo.hidden = false;
+    clearFile.hidden = false;
+    select.disabled = true;
+    showRuleSet();
+  });
+  clearFile.addEventListener('click', () => {
+    state.file = null;
+    fileInput.value = '';
+    fileInfo.hidden = true;
+    clearFile.hidden = true;
+    select.disabled = false;
+    showRuleSet();
+  });
+
+  const start = h('button', { type: 'submit', class: 'primary big', id: 'start' }, t('lobby.start'));
+  const form = h('form', { class: 'lobby-form', onsubmit: async (e) => {
+    e.preventDefault();
+    errorEl.textContent = '';
+    start.disabled = true;
+    start.textContent = t('lobby.starting');
+    const body = { mode: state.mode };
+    if (state.file) body.rules_file = state.file.text;
+    else {
+      body.rules = state.rules;
+      body.options = state.options[state.rules] || {};
+    }
+    if (state.mode === 'bot') body.bot = state.bot;
+    if (state.mode !== 'hotseat') body.seat = state.seat;
+    try {
+      const res = await fetchJSON('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const r = rules.find((x) => x.id === state.rules);
+      rememberGame(res.id, {
+        token: res.token, seat: res.seat, invite: res.invite, watch: res.watch, mode: state.mode,
+        name: state.file ? state.file.name : (r ? r.name : state.rules), lobby: body,
+      });
+      go('#/game/' + encodeURIComponent(res.id));
+    } catch (err) {
+      errorEl.textContent = t('lobby.error', { message: err.network ? t('error.network') : err.message });
+      start.disabled = false;
+      start.textContent = t('lobby.start');
+    }
+  } },
+  h('section', { class: 'card' },
+    h('label', { class: 'field', for: 'ruleset' }, h('span', {}, t('lobby.ruleset'))),
+    select,
+    summaryEl,
+    rulesLink,
+    optionsBox,
+    h('details', { class: 'custom' },
+      h('summary', {}, t('lobby.custom')),
+      h('p', { class: 'muted' }, t('lobby.custom.hint')),
+      h('label', { class: 'file' }, h('span', { class: 'sr-only' }, t('lobby.custom')), fileInput),
+      fileInfo, clearFile)),
+  h('section', { class: 'card' }, modeField, h('div', { class: 'row' }, levelField, seatField)),
+  errorEl,
+  start);
+
+  // Games this browser holds a token for.
+  const mine = Object.entries(games()).filter(([, g]) => g.token && !g.over).slice(0, 6);
+  const resume = mine.length ? h('section', { class: 'card resume' },
+    h('h2', {}, t('lobby.resume')),
+    h('ul', {}, mine.map(([id, g]) => h('li', {},
+      h('a', { href: '#/game/' + encodeURIComponent(id) }, t('lobby.resume.item', { rules: g.name || '?', mode: t('mode.' + (g.mode || 'bot')) })),
+      ' ',
+      h('button', { type: 'button', class: 'link', onclick: (e) => { forgetGame(id); e.target.closest('li').remove(); } }, t('lobby.forget')))))) : null;
+
+  root.replaceChildren(h('div', { class: 'lobby' },
+    h('h1', {}, t('lobby.heading')),
+    h('p', { class: 'intro' }, t('lobby.intro')),
+    form,
+    resume));
+  syncMode();
+  showRuleSet();
+}
+
+function optionField(o, value, onChange) {
+  const id = 'opt-' + o.name;
+  const cur = value === undefined ? o.default : String(value);
+  let input;
+  if (o.values.length) {
+    input = h('select', { id, name: o.name, 'data-option': o.name, onchange: (e) => onChange(e.target.value) },
+      o.values.map((v) => h('option', { value: v, selected: v === cur }, v + (v === o.default ? ' (' + t('lobby.default') + ')' : ''))));
+  } else {
+    input = h('input', { id, name: o.name, 'data-option': o.name, type: 'number', value: cur, min: o.min ?? undefined, max: o.max ?? undefined, onchange: (e) => onChange(e.target.value) });
+  }
+  return h('div', { class: 'option' },
+    h('label', { for: id }, h('code', {}, o.name)),
+    input,
+    o.description ? h('p', { class: 'muted small', lang: 'en' }, o.description) : null);
+}
+
+// ------------------------------------------------------------- rules page
+
+async function showRules(id, gameId, routeId) {
+  const root = main();
+  root.replaceChildren(h('p', { class: 'loading' }, t('lobby.loading')));
+  let info = null;
+  try {
+    info = await loadDetails(id);
+  } catch (_) {
+    // A custom rule set: what the last game showed.
+    if (app.lastView && app.lastView.rules.id === id) info = { id, name: app.lastView.rules.name, family: app.lastView.rules.family, summary: '', options: [], view: app.lastView };
+  }
+  if (routeId !== app.routeId) return;
+  if (!info) {
+    root.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('error.unknown_game')));
+    return;
+  }
+  renderRulesPage(root, {
+    info,
+    options: normOptions(info.options),
+    summary: summary(info.id, info.summary),
+    back: gameId ? '#/game/' + encodeURIComponent(gameId) : null,
+  });
+}
+
+// ------------------------------------------------------------ game screen
+
+function spotKey(spot, view) {
+  if (!spot) return '';
+  if (spot.at === 'square') return 'sq:' + spot.square;
+  if (spot.at === 'reserve' || spot.at === 'off') {
+    // Actions name the mover's reserve; a click names a side.
+    const mover = view && view.turn && view.turn.side;
+    if (spot.side && mover && spot.side !== mover) return spot.at + ':' + spot.side;
+    return spot.at;
+  }
+  return JSON.stringify(spot);
+}
+
+function fmtTime(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0');
+}
+
+class GameScreen {
+  constructor(id, token) {
+    this.id = id;
+    this.token = token;
+    this.ws = null;
+    this.closed = false;
+    this.retry = 0;
+    this.seq = null;
+    this.view = null;
+    this.game = null;
+    this.seats = null;
+    this.deadlines = {}; // side -> epoch ms
+    this.selected = null;
+    this.pending = null; // several actions between one from and to
+    this.sent = null; // {seq, index} of our last action
+    this.busy = false;
+    this.hint = null;
+    this.log = [];
+    this.online = false;
+    this.everOnline = false;
+    this.notFound = false;
+    this.timer = setInterval(() => this.tick(), 1000);
+    this.onKey = (e) => this.key(e);
+    document.addEventListener('keydown', this.onKey);
+    this.build();
+    this.connect();
+  }
+
+  info() {
+    return games()[this.id] || {};
+  }
+
+  // ---- connection
+
+  connect() {
+    if (this.closed) return;
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const q = this.token ? '?token=' + encodeURIComponent(this.token) : '';
+    const ws = new WebSocket(proto + '//' + location.host + '/ws/' + encodeURIComponent(this.id) + q);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      if (this.everOnline) toast(t('game.reconnected'));
+      this.online = true;
+      this.everOnline = true;
+      this.busy = false;
+      this.renderStatus();
+    };
+    ws.onmessage = (e) => {
+      let msg;
+      try { msg = JSON.parse(e.data); } catch (_) { return; }
+      this.message(msg);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.online = false;
+      this.busy = false;
+      if (this.closed || this.notFound) return;
+      this.renderStatus();
+      const delay = Math.min(10000, 500 * 2 ** this.retry) * (0.8 + Math.random() * 0.4);
+      this.retry += 1;
+      clearTimeout(this.reconnectTimer);
+      this.reconnectTimer = setTimeout(() => this.connect(), delay);
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      toast(t('game.offline'), 'error');
+      return false;
+    }
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.timer);
+    clearTimeout(this.reconnectTimer);
+    document.removeEventListener('keydown', this.onKey);
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      try { ws.close(); } catch (_) { /* closing */ }
+    }
+  }
+
+  message(msg) {
+    switch (msg.t) {
+      case 'view': this.onView(msg); break;
+      case 'presence': this.onPresence(msg.seats); this.renderPlayers(); this.renderStatus(); break;
+      case 'hint': this.onHint(msg); break;
+      case 'error': this.onError(msg); break;
+      default: break;
+    }
+  }
+
+  onError(msg) {
+    this.busy = false;
+    if (msg.code === 'unknown_game') {
+      this.notFound = true;
+      main().replaceChildren(h('div', { class: 'card' },
+        h('p', { class: 'error', role: 'alert' }, t('game.notFound')),
+        h('a', { class: 'button primary', href: '#/' }, t('game.newGame'))));
+      return;
+    }
+    if (msg.code === 'bad_token') {
+      this.token = null;
+    }
+    const known = 'error.' + msg.code;
+    const text = t(known) !== known ? t(known) : (msg.message || msg.code);
+    toast(text, 'error');
+    this.renderControls();
+  }
+
+  onPresence(seats) {
+    if (!seats) return;
+    this.seats = seats;
+    const now = Date.now();
+    for (const side of SIDES) {
+      const seat = seats[side];
+      if (seat && seat.deadline) {
+        // An absolute time in ms, or what is left of it.
+        this.deadlines[side] = seat.deadline > 1e12 ? seat.deadline : now + seat.deadline;
+      } else delete this.deadlines[side];
+    }
+  }
+
+  onView(msg) {
+    const prev = this.view;
+    const prevSeq = this.seq;
+    this.seq = msg.seq;
+    this.view = msg.view;
+    if (msg.game) {
+      this.game = msg.game;
+      if (msg.game.seats) this.onPresence(msg.game.seats);
+    }
+    app.lastView = msg.view;
+    this.busy = false;
+    this.selected = null;
+    this.pending = null;
+    this.hint = null;
+    this.addLog(prev, prevSeq, msg);
+    if (this.view.winner) rememberGame(this.id, { over: true });
+    else if (this.token && this.game && this.game.you) rememberGame(this.id, { name: this.view.rules.name, mode: this.game.mode });
+    this.render();
+  }
+
+  // ---- the move log
+
+  addLog(prev, prevSeq, msg) {
+    const view = msg.view;
+    if (msg.last && msg.last.text) {
+      this.log.push({ side: msg.last.side, text: msg.last.text });
+    } else if (!prev) {
+      this.log.push({ text: t('game.log.started', { rules: view.rules.name }) });
+    } else if (prevSeq !== null && msg.seq > prevSeq) {
+      const mover = prev.turn.side;
+      if (prev.turn.stage === 'act' && prev.actions.length) {
+        let act = null;
+        if (this.sent && this.sent.seq === prevSeq) act = prev.actions.find((a) => a.index === this.sent.index);
+        if (!act && prev.actions.length === 1) act = prev.actions[0];
+        if (!act) act = guessAction(prev, view);
+        if (act) this.log.push({ side: mover, text: t('game.log.moved', { side: sideName(prev, mover), text: act.text }) });
+      }
+      if (view.throw && (prev.turn.stage === 'roll' || !sameThrow(prev.throw, view.throw)) && (prev.turn.stage === 'roll' || view.turn.stage === 'act')) {
+        const roller = prev.turn.stage === 'roll' ? prev.turn.side : view.turn.side;
+        if (roller) this.log.push({ side: roller, text: t('game.log.rolled', { side: sideName(view, roller), value: view.throw.value }), dice: view.throw.text });
+      }
+    }
+    if (view.winner && !(prev && prev.winner)) {
+      this.log.push({ text: view.winner === 'draw' ? t('game.log.draw') : t('game.log.won', { side: sideName(view, view.winner) }) });
+    }
+    if (this.log.length > 400) this.log.splice(0, this.log.length - 400);
+    this.sent = null;
+  }
+
+  // ---- acting
+
+  canAct() {
+    const v = this.view;
+    const g = this.game;
+    if (!v || !g || !this.token || v.winner || !v.turn.side) return false;
+    return g.you === 'both' || g.you === v.turn.side;
+  }
+
+  roll() {
+    if (!this.canAct() || this.view.turn.stage !== 'roll' || this.busy) return;
+    if (this.send({ t: 'roll', seq: this.seq })) { this.busy = true; this.renderControls(); }
+  }
+
+  act(index) {
+    if (!this.canAct() || this.busy) return;
+    if (this.send({ t: 'act', seq: this.seq, index })) {
+      this.sent = { seq: this.seq, index };
+      this.busy = true;
+      this.selected = null;
+      this.pending = null;
+      this.renderControls();
+    }
+  }
+
+  askHint() {
+    if (!this.hintAllowed()) return;
+    this.send({ t: 'hint', seq: this.seq });
+  }
+
+  hintAllowed() {
+    return this.game && this.game.mode === 'bot' && this.canAct() && this.view.actions.length > 0;
+  }
+
+  onHint(msg) {
+    if (msg.seq !== this.seq) return;
+    this.hint = msg;
+    this.renderHint();
+  }
+
+  moves() {
+    return this.view ? this.view.actions.filter((a) => a.kind === 'move') : [];
+  }
+
+  onSpot(spot) {
+    if (!this.canAct() || this.view.turn.stage !== 'act' || this.busy) return;
+    const v = this.view;
+    const k = spotKey(spot, v);
+    const moves = this.moves();
+    if (this.selected) {
+      const sk = spotKey(this.selected, v);
+      const hits = moves.filter((a) => spotKey(a.from, v) === sk && spotKey(a.to, v) === k);
+      if (hits.length === 1) { this.act(hits[0].index); return; }
+      if (hits.length > 1) { this.pending = hits; this.renderBoard(); this.renderControls(); return; }
+    }
+    const from = moves.filter((a) => a.from && spotKey(a.from, v) === k);
+    if (from.length) {
+      this.selected = this.selected && spotKey(this.selected, v) === k ? null : spot;
+      this.pending = null;
+      this.render();
+      return;
+    }
+    // A destination clicked first: play it when only one move goes there.
+    const to = moves.filter((a) => a.to && spotKey(a.to, v) === k && (!a.from || !this.selected));
+    if (!this.selected && to.length === 1) { this.act(to[0].index); return; }
+    if (!this.selected && to.length > 1) { this.pending = to; this.render(); return; }
+    this.selected = null;
+    this.pending = null;
+    this.render();
+  }
+
+  targets() {
+    if (!this.selected) return [];
+    const sk = spotKey(this.selected, this.view);
+    const out = [];
+    const seen = new Set();
+    for (const a of this.moves()) {
+      if (spotKey(a.from, this.view) !== sk || !a.to) continue;
+      const k = spotKey(a.to, this.view);
+      if (!seen.has(k)) { seen.add(k); out.push(a.to); }
+    }
+    return out;
+  }
+
+  key(e) {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    const tag = (e.target && e.target.tagName) || '';
+    const typing = /^(INPUT|SELECT|TEXTAREA)$/.test(tag);
+    if (typing) return;
+    const onControl = /^(BUTTON|A|SUMMARY)$/.test(tag) || (e.target.getAttribute && e.target.getAttribute('role') === 'button') || (e.target.closest && e.target.closest('svg'));
+    if (e.key === 'r' || e.key === 'R' || (e.key === ' ' && !onControl)) {
+      if (this.canAct() && this.view.turn.stage === 'roll') { e.preventDefault(); this.roll(); }
+    } else if (e.key === 'h' || e.key === 'H') {
+      if (this.hintAllowed()) { e.preventDefault(); this.askHint(); }
+    } else if (e.key === 'Escape') {
+      if (this.selected || this.pending) { this.selected = null; this.pending = null; this.render(); }
+    } else if (e.key === '?') {
+      const keys = this.el.keys;
+      keys.hidden = !keys.hidden;
+    }
+  }
+
+  tick() {
+    if (Object.keys(this.deadlines).length) { this.renderPlayers(); this.renderStatus(); }
+  }
+
+  // ---- drawing
+
+  build() {
+    const el = {};
+    el.players = { light: h('div', { class: 'player light', 'data-side': 'light' }), dark: h('div', { class: 'player dark', 'data-side': 'dark' }) };
+    el.svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    el.svg.setAttribute('class', 'board');
+    el.svg.setAttribute('id', 'board');
+    el.svg.setAttribute('role', 'group');
+    el.boardWrap = h('div', { class: 'board-wrap' }, el.svg);
+    el.status = h('p', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' }, t('game.loading'));
+    el.notes = h('p', { class: 'notes', hidden: true });
+    el.controls = h('div', { class: 'controls', id: 'controls' });
+    el.choices = h('div', { class: 'choices', id: 'choices', role: 'group' });
+    el.hint = h('div', { class: 'hint-box', id: 'hints', hidden: true, 'aria-live': 'polite' });
+    el.end = h('div', { class: 'end', id: 'end', hidden: true });
+    el.share = h('section', { class: 'share card', id: 'share', hidden: true });
+    el.allMoves = h('details', { class: 'all-moves', id: 'all-moves' });
+    el.log = h('ol', { class: 'log', id: 'log' });
+    el.keys = h('p', { class: 'keys muted small', hidden: true }, t('game.keys'));
+    el.watching = h('p', { class: 'watching', hidden: true });
+    el.title = h('h1', { class: 'game-title' });
+    el.rulesLink = h('a', { class: 'button', id: 'rules-link', href: '#' }, t('game.rules'));
+    this.el = el;
+    this.show();
+  }
+
+  show() {
+    const el = this.el;
+    main().replaceChildren(h('div', { class: 'game', id: 'game' },
+      h('div', { class: 'play' },
+        h('div', { class: 'game-head' }, el.title, el.rulesLink),
+        el.players.dark,
+        el.boardWrap,
+        el.players.light,
+        el.notes),
+      h('div', { class: 'side' },
+        el.status,
+        el.watching,
+        el.choices,
+        el.controls,
+        el.hint,
+        el.end,
+        el.share,
+        el.allMoves,
+        h('section', { class: 'log-box' }, h('h2', {}, t('game.log')), el.log),
+        el.keys)));
+    if (this.view) this.render(true);
+  }
+
+  render(words) {
+    if (words) this.relabel();
+    if (!this.view) return;
+    const v = this.view;
+    const el = this.el;
+    el.title.textContent = v.rules.name;
+    el.rulesLink.href = '#/rules/' + encodeURIComponent(v.rules.id) + '?game=' + encodeURIComponent(this.id);
+    const root = document.getElementById('game');
+    if (root) {
+      root.dataset.seq = this.seq;
+      root.dataset.stage = v.turn.stage;
+      root.dataset.turn = v.turn.side || '';
+      root.dataset.you = (this.game && this.game.you) || '';
+      root.dataset.mode = (this.game && this.game.mode) || '';
+      root.dataset.canAct = this.canAct() ? 'true' : 'false';
+      root.dataset.winner = v.winner || '';
+    }
+    this.renderBoard();
+    this.renderPlayers();
+    this.renderStatus();
+    this.renderControls();
+    this.renderHint();
+    this.renderEnd();
+    this.renderShare();
+    this.renderAllMoves();
+    this.renderLog();
+    el.notes.hidden = !(v.position.notes && v.position.notes.length);
+    el.notes.textContent = (v.position.notes || []).join(' · ');
+    el.watching.hidden = !!(this.game && this.game.you);
+    el.watching.textContent = t('game.watching');
+  }
+
+  relabel() {
+    const el = this.el;
+    el.rulesLink.textContent = t('game.rules');
+    el.keys.textContent = t('game.keys');
+    const logHead = el.log.parentElement && el.log.parentElement.querySelector('h2');
+    if (logHead) logHead.textContent = t('game.log');
+  }
+
+  renderBoard() {
+    const v = this.view;
+    const you = this.game && this.game.you;
+    const act = this.canAct() && v.turn.stage === 'act' && !this.busy;
+    const targets = this.targets();
+    let movable = [];
+    if (act) {
+      const seen = new Set();
+      for (const a of this.moves()) {
+        if (!a.from) continue;
+        const k = spotKey(a.from, v);
+        if (!seen.has(k)) { seen.add(k); movable.push(a.from); }
+      }
+    }
+    this.el.svg.setAttribute('aria-label', t('game.board') + ': ' + v.rules.name);
+    renderBoard(this.el.svg, v, {
+      onSpot: (spot) => this.onSpot(spot),
+      selected: act ? this.selected : null,
+      targets: act ? targets : [],
+      movable,
+      you: you === 'dark' ? 'dark' : 'light',
+      flip: you === 'dark',
+      lang: lang(),
+      interactive: act,
+    });
+  }
+
+  seatText(side) {
+    const seat = this.seats && this.seats[side];
+    if (!seat) return '';
+    if (seat.kind === 'bot') return t('game.bot');
+    const dl = this.deadlines[side];
+    if (dl) return t('game.countdown', { time: fmtTime(dl - Date.now()) });
+    if (seat.connected) return t('game.connected');
+    return this.view && this.game && this.game.mode === 'online' ? t('game.waitingJoin') : t('game.disconnected');
+  }
+
+  renderPlayers() {
+    if (!this.view) return;
+    const v = this.view;
+    const you = this.game && this.game.you;
+    for (const side of SIDES) {
+      const box = this.el.players[side];
+      const seat = this.seats && this.seats[side];
+      const isTurn = v.turn.side === side && !v.winner;
+      const idx = side === 'light' ? 0 : 1;
+      const reserve = v.position.reserve ? v.position.reserve[idx] : 0;
+      const off = v.position.off ? v.position.off[idx] : 0;
+      const dot = seat ? (seat.kind === 'bot' ? 'bot' : (this.deadlines[side] ? 'away' : (seat.connected ? 'on' : 'off'))) : 'none';
+      box.className = 'player ' + side + (isTurn ? ' turn' : '') + (v.winner === side ? ' won' : '');
+      box.replaceChildren(
+        h('span', { class: 'disc ' + side, 'aria-hidden': 'true' }),
+        h('span', { class: 'name' }, sideName(v, side)),
+        (you === side || (you === 'both')) && this.game.mode !== 'hotseat' ? h('span', { class: 'tag' }, t('game.you')) : null,
+        h('span', { class: 'conn ' + dot, 'data-presence': side }, h('span', { class: 'dot', 'aria-hidden': 'true' }), this.seatText(side)),
+        h('span', { class: 'counts', 'aria-label': t('spot.reserve', { side: sideName(v, side) }) + ': ' + reserve + ', ' + t('spot.off', { side: sideName(v, side) }) + ': ' + off },
+          '⟲ ' + reserve + '  ✓ ' + off));
+    }
+  }
+
+  statusText() {
+    const v = this.view;
+    if (!v) return t('game.loading');
+    if (v.winner) {
+      if (v.winner === 'draw') return t('status.draw');
+      const you = this.game && this.game.you;
+      if (you && you !== 'both') return you === v.winner ? t('status.youWin') : t('status.youLose', { side: sideName(v, v.winner) });
+      return t('status.sideWins', { side: sideName(v, v.winner) });
+    }
+    const side = v.turn.side;
+    const name = sideName(v, side);
+    const stage = v.turn.stage;
+    const onlyChoices = stage === 'act' && v.actions.length > 0 && v.actions.every((a) => a.kind === 'choice');
+    const thr = v.throw && stage === 'act' ? v.throw.value : null;
+    if (this.canAct()) {
+      const hot = this.game.mode === 'hotseat' || this.game.you === 'both';
+      const throwText = thr === null ? '' : t('status.throw', { value: thr });
+      if (this.pending) return t('game.choices');
+      if (stage === 'roll') return hot ? t('status.hotRoll', { side: name }) : t('status.yourRoll');
+      if (this.selected) return t('status.selected');
+      if (onlyChoices) return hot ? t('status.hotChoice', { side: name, throw: throwText }) : t('status.yourChoice', { throw: throwText });
+      return hot ? t('status.hotMove', { side: name, throw: throwText }) : t('status.yourMove', { throw: throwText });
+    }
+    const seat = this.seats && this.seats[side];
+    if (seat && seat.kind === 'bot') return t('status.botThinking', { side: name });
+    if (seat && this.deadlines[side]) return t('status.waitReconnect', { side: name, time: fmtTime(this.deadlines[side] - Date.now()) });
+    if (seat && !seat.connected && this.game && this.game.mode === 'online' && this.game.you) return t('status.waitJoin');
+    const throwShort = thr === null ? '' : t('status.throwShort', { value: thr });
+    if (stage === 'roll') return t('status.sideRoll', { side: name });
+    if (onlyChoices) return t('status.sideChoice', { side: name, throw: throwShort });
+    return t('status.sideMove', { side: name, throw: throwShort });
+  }
+
+  renderStatus() {
+    const el = this.el.status;
+    let text = this.statusText();
+    if (this.everOnline && !this.online && !this.closed) text = t('game.offline') + ' ' + text;
+    if (el.textContent !== text) el.textContent = text;
+    el.classList.toggle('mine', this.canAct());
+    el.classList.toggle('offline', this.everOnline && !this.online);
+    const mine = this.canAct();
+    document.title = (mine ? '● ' : '') + (this.view ? this.view.rules.name + ' · ' : '') + t('app.title');
+  }
+
+  renderControls() {
+    const v = this.view;
+    if (!v) return;
+    const el = this.el;
+    const can = this.canAct();
+    const buttons = [];
+    if (can && v.turn.stage === 'roll') {
+      buttons.push(h('button', { type: 'button', class: 'primary big roll', id: 'roll', title: t('game.rollKey'), disabled: this.busy, onclick: () => this.roll() }, t('game.roll')));
+    }
+    if (this.game && this.game.mode === 'bot' && !v.winner) {
+      buttons.push(h('button', { type: 'button', id: 'hint', title: t('game.hintKey'), disabled: !this.hintAllowed() || this.busy, onclick: () => this.askHint() }, t('game.hint')));
+    }
+    if (this.selected || this.pending) {
+      buttons.push(h('button', { type: 'button', class: 'link', onclick: () => { this.selected = null; this.pending = null; this.render(); } }, t('game.cancel')));
+    }
+    el.controls.replaceChildren(...buttons);
+
+    // Choices the rules ask in words, and several moves between one pair of squares.
+    const choices = this.pending || (can && v.turn.stage === 'act' ? v.actions.filter((a) => a.kind === 'choice') : []);
+    el.choices.replaceChildren(...(choices.length ? [
+      h('p', { class: 'choices-head' }, t('game.choices')),
+      ...choices.map((a) => h('button', { type: 'button', class: 'choice', 'data-action': a.index, disabled: this.busy, onclick: () => this.act(a.index) }, a.text)),
+    ] : []));
+    el.choices.setAttribute('aria-label', t('game.choices'));
+    el.choices.hidden = !choices.length;
+  }
+
+  renderHint() {
+    const box = this.el.hint;
+    const m = this.hint;
+    if (!m || !this.view || m.seq !== this.seq) { box.hidden = true; box.replaceChildren(); return; }
+    const byIndex = new Map(this.view.actions.map((a) => [a.index, a]));
+    const moves = (m.moves || []).slice().sort((a, b) => b.win - a.win);
+    box.hidden = false;
+    if (!moves.length) { box.replaceChildren(h('p', {}, t('game.hints.none'))); return; }
+    const best = moves[0].win;
+    box.replaceChildren(
+      h('h2', {}, t('game.hints.heading')),
+      h('p', { class: 'muted small judge', 'data-judge': m.judge }, m.judge === 'table' ? t('game.hints.table') : t('game.hints.search')),
+      h('ol', { class: 'hints' }, moves.map((mv) => {
+        const a = byIndex.get(mv.index);
+        const pct = (mv.win * 100).toFixed(1).replace('.', lang() === 'fr' ? ',' : '.') + ' %';
+        return h('li', {},
+          h('button', { type: 'button', class: 'link', disabled: this.busy, onclick: () => this.act(mv.index) }, a ? a.text : '#' + mv.index),
+          h('span', { class: 'win' + (mv.win === best ? ' best' : '') }, pct),
+          mv.win === best ? h('span', { class: 'tag' }, t('game.hints.best')) : null);
+      })));
+  }
+
+  renderEnd() {
+    const v = this.view;
+    const box = this.el.end;
+    if (!v.winner) { box.hidden = true; box.replaceChildren(); return; }
+    box.hidden = false;
+    const info = this.info();
+    const again = info.lobby && this.token ? h('button', { type: 'button', class: 'primary', id: 'rematch', onclick: () => this.rematch(info.lobby) }, t('game.rematch')) : null;
+    box.replaceChildren(
+      h('p', { class: 'result' }, this.statusText()),
+      h('div', { class: 'row' },
+        h('a', { class: 'button', id: 'record', href: '/api/games/' + encodeURIComponent(this.id) + '/record', download: 'ur-' + v.rules.id + '-' + this.id.slice(0, 8) + '.json' }, t('game.record')),
+        again,
+        h('a', { class: 'button', id: 'new-game', href: '#/' }, t('game.newGame'))));
+  }
+
+  async rematch(body) {
+    try {
+      const res = await fetchJSON('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const info = this.info();
+      rememberGame(res.id, { token: res.token, seat: res.seat, invite: res.invite, watch: res.watch, mode: body.mode, name: info.name, lobby: body });
+      go('#/game/' + encodeURIComponent(res.id));
+    } catch (err) {
+      toast(t('lobby.error', { message: err.message }), 'error');
+    }
+  }
+
+  renderShare() {
+    const box = this.el.share;
+    const info = this.info();
+    const online = this.game && this.game.mode === 'online';
+    if (!online || !this.token || this.view.winner) { box.hidden = true; return; }
+    const abs = (link) => (link ? new URL(link, location.origin + '/').href : null);
+    const invite = abs(info.invite);
+    const watch = abs(info.watch) || (location.origin + '/#/game/' + encodeURIComponent(this.id));
+    const field = (id, label, help, value) => h('div', { class: 'link-field' },
+      h('label', { for: id }, label),
+      h('p', { class: 'muted small' }, help),
+      h('div', { class: 'copy-row' },
+        h('input', { id, type: 'text', readOnly: true, value, onfocus: (e) => e.target.select() }),
+        h('button', { type: 'button', onclick: async (e) => {
+          const b = e.currentTarget;
+          try { await navigator.clipboard.writeText(value); } catch (_) {
+            const input = document.getElementById(id);
+            input.select();
+            try { document.execCommand('copy'); } catch (__) { /* nothing */ }
+          }
+          b.textContent = t('game.share.copied');
+          setTimeout(() => { b.textContent = t('game.share.copy'); }, 1500);
+        } }, t('game.share.copy'))));
+    box.hidden = false;
+    box.replaceChildren(
+      h('h2', {}, t('game.share')),
+      invite ? field('invite-link', t('game.share.inviteLabel'), t('game.share.invite'), invite) : null,
+      field('watch-link', t('game.share.watchLabel'), t('game.share.watch'), watch));
+  }
+
+  renderAllMoves() {
+    const box = this.el.allMoves;
+    const moves = this.canAct() && this.view.turn.stage === 'act' ? this.moves() : [];
+    const open = box.open;
+    box.hidden = !moves.length;
+    box.replaceChildren(
+      h('summary', {}, t('game.allMoves')),
+      h('ul', {}, moves.map((a) => h('li', {}, h('button', { type: 'button', class: 'link', 'data-action': a.index, disabled: this.busy, onclick: () => this.act(a.index) }, a.text)))));
+    box.open = open;
+  }
+
+  renderLog() {
+    const list = this.el.log;
+    const items = this.log.slice(-200);
+    if (!items.length) { list.replaceChildren(h('li', { class: 'muted' }, t('game.log.empty'))); return; }
+    list.replaceChildren(...items.map((e) => h('li', { class: e.side ? 'by-' + e.side : 'event', title: e.dice || null }, e.text)));
+    list.scrollTop = list.scrollHeight;
+  }
+}
+
+function sameThrow(a, b) {
+  if (!a || !b) return false;
+  return a.value === b.value && a.kind === b.kind && JSON.stringify(a.dice) === JSON.stringify(b.dice);
+}
+
+/** Which of the previous view's moves the new position shows (a guess for the log). */
+function guessAction(prev, view) {
+  const side = prev.turn.side;
+  const count = (v, sq) => v.position.pieces.filter((p) => p.square === sq && (p.side === side || (p.stack && p.stack[p.stack.length - 1] === side))).reduce((n, p) => n + (p.count || 1), 0);
+  const idx = side === 'light' ? 0 : 1;
+  let best = null;
+  let bestScore = 0;
+  for (const a of prev.actions) {
+    if (a.kind !== 'move') continue;
+    let score = 0;
+    if (a.to && a.to.at === 'square' && count(view, a.to.square) > count(prev, a.to.square)) score += 2;
+    if (a.to && a.to.at === 'square' && count(view, a.to.square) > 0) score += 1;
+    if (a.to && a.to.at === 'off' && view.position.off[idx] > prev.position.off[idx]) score += 3;
+    if (a.from && a.from.at === 'square' && count(view, a.from.square) < count(prev, a.from.square)) score += 2;
+    if (a.from && a.from.at === 'reserve' && view.position.reserve[idx] < prev.position.reserve[idx]) score += 2;
+    if (score > bestScore) { best = a; bestScore = score; }
+  }
+  return best;
+}
+
+// -------------------------------------------------------------------- start
+
+function start() {
+  renderHeader();
+  window.addEventListener('hashchange', route);
+  route();
+}
+
+start();
