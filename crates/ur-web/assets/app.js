@@ -4,7 +4,7 @@
 // (docs/serve.md is the protocol).
 
 import { t, lang, setLang, LANGS, sideName, summary } from './i18n.js';
-import { h, fetchJSON, store } from './dom.js';
+import { h, fill, fetchJSON, store } from './dom.js';
 import { renderBoard } from './board.js';
 import { renderRulesPage } from './rules.js';
 
@@ -93,7 +93,7 @@ function renderHeader() {
   const header = document.getElementById('top');
   const select = h('select', { id: 'lang', 'aria-label': t('lang.label'), onchange: (e) => { setLang(e.target.value); renderHeader(); rerender(); } },
     LANGS.map(([code, name]) => h('option', { value: code, selected: code === lang() }, name)));
-  header.replaceChildren(
+  fill(header, 
     h('a', { class: 'brand', href: '#/' },
       h('img', { src: '/assets/icon.svg', alt: '', width: 28, height: 28 }),
       h('span', {}, t('app.title'))),
@@ -155,13 +155,13 @@ function familyOf(r) {
 
 async function showLobby(routeId) {
   const root = main();
-  root.replaceChildren(h('p', { class: 'loading' }, t('lobby.loading')));
+  fill(root, h('p', { class: 'loading' }, t('lobby.loading')));
   let rules;
   try {
     rules = await loadRules();
   } catch (e) {
     if (routeId !== app.routeId) return;
-    root.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('error.network')));
+    fill(root, h('p', { class: 'error', role: 'alert' }, t('error.network')));
     return;
   }
   if (routeId !== app.routeId) return;
@@ -197,7 +197,7 @@ async function showLobby(routeId) {
     const r = rules.find((x) => x.id === state.rules);
     summaryEl.textContent = r ? summary(r.id, r.summary) : '';
     rulesLink.href = '#/rules/' + encodeURIComponent(state.rules);
-    optionsBox.replaceChildren();
+    fill(optionsBox);
     if (state.file) return;
     let details;
     try { details = await loadDetails(state.rules); } catch (_) { return; }
@@ -205,10 +205,10 @@ async function showLobby(routeId) {
     const opts = normOptions(details.options);
     const chosen = state.options[state.rules] || {};
     if (!opts.length) {
-      optionsBox.replaceChildren(h('p', { class: 'muted' }, t('lobby.noOptions')));
+      fill(optionsBox, h('p', { class: 'muted' }, t('lobby.noOptions')));
       return;
     }
-    optionsBox.replaceChildren(
+    fill(optionsBox, 
       h('details', { class: 'option-list' },
         h('summary', {}, t('lobby.options') + ' (' + opts.length + ')'),
         opts.map((o) => optionField(o, chosen[o.name], (v) => {
@@ -323,7 +323,7 @@ async function showLobby(routeId) {
       ' ',
       h('button', { type: 'button', class: 'link', onclick: (e) => { forgetGame(id); e.target.closest('li').remove(); } }, t('lobby.forget')))))) : null;
 
-  root.replaceChildren(h('div', { class: 'lobby' },
+  fill(root, h('div', { class: 'lobby' },
     h('h1', {}, t('lobby.heading')),
     h('p', { class: 'intro' }, t('lobby.intro')),
     form,
@@ -352,7 +352,7 @@ function optionField(o, value, onChange) {
 
 async function showRules(id, gameId, routeId) {
   const root = main();
-  root.replaceChildren(h('p', { class: 'loading' }, t('lobby.loading')));
+  fill(root, h('p', { class: 'loading' }, t('lobby.loading')));
   let info = null;
   try {
     info = await loadDetails(id);
@@ -362,7 +362,7 @@ async function showRules(id, gameId, routeId) {
   }
   if (routeId !== app.routeId) return;
   if (!info) {
-    root.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('error.unknown_game')));
+    fill(root, h('p', { class: 'error', role: 'alert' }, t('error.unknown_game')));
     return;
   }
   renderRulesPage(root, {
@@ -494,7 +494,7 @@ class GameScreen {
     this.busy = false;
     if (msg.code === 'unknown_game') {
       this.notFound = true;
-      main().replaceChildren(h('div', { class: 'card' },
+      fill(main(), h('div', { class: 'card' },
         h('p', { class: 'error', role: 'alert' }, t('game.notFound')),
         h('a', { class: 'button primary', href: '#/' }, t('game.newGame'))));
       return;
@@ -705,7 +705,7 @@ class GameScreen {
 
   show() {
     const el = this.el;
-    main().replaceChildren(h('div', { class: 'game', id: 'game' },
+    fill(main(), h('div', { class: 'game', id: 'game' },
       h('div', { class: 'play' },
         h('div', { class: 'game-head' }, el.title, el.rulesLink),
         el.players.dark,
@@ -816,7 +816,7 @@ class GameScreen {
       const off = v.position.off ? v.position.off[idx] : 0;
       const dot = seat ? (seat.kind === 'bot' ? 'bot' : (this.deadlines[side] ? 'away' : (seat.connected ? 'on' : 'off'))) : 'none';
       box.className = 'player ' + side + (isTurn ? ' turn' : '') + (v.winner === side ? ' won' : '');
-      box.replaceChildren(
+      fill(box, 
         h('span', { class: 'disc ' + side, 'aria-hidden': 'true' }),
         h('span', { class: 'name' }, sideName(v, side)),
         (you === side || (you === 'both')) && this.game.mode !== 'hotseat' ? h('span', { class: 'tag' }, t('game.you')) : null,
@@ -885,11 +885,11 @@ class GameScreen {
     if (this.selected || this.pending) {
       buttons.push(h('button', { type: 'button', class: 'link', onclick: () => { this.selected = null; this.pending = null; this.render(); } }, t('game.cancel')));
     }
-    el.controls.replaceChildren(...buttons);
+    fill(el.controls, ...buttons);
 
     // Choices the rules ask in words, and several moves between one pair of squares.
     const choices = this.pending || (can && v.turn.stage === 'act' ? v.actions.filter((a) => a.kind === 'choice') : []);
-    el.choices.replaceChildren(...(choices.length ? [
+    fill(el.choices, ...(choices.length ? [
       h('p', { class: 'choices-head' }, t('game.choices')),
       ...choices.map((a) => h('button', { type: 'button', class: 'choice', 'data-action': a.index, disabled: this.busy, onclick: () => this.act(a.index) }, a.text)),
     ] : []));
@@ -900,13 +900,13 @@ class GameScreen {
   renderHint() {
     const box = this.el.hint;
     const m = this.hint;
-    if (!m || !this.view || m.seq !== this.seq) { box.hidden = true; box.replaceChildren(); return; }
+    if (!m || !this.view || m.seq !== this.seq) { box.hidden = true; fill(box); return; }
     const byIndex = new Map(this.view.actions.map((a) => [a.index, a]));
     const moves = (m.moves || []).slice().sort((a, b) => b.win - a.win);
     box.hidden = false;
-    if (!moves.length) { box.replaceChildren(h('p', {}, t('game.hints.none'))); return; }
+    if (!moves.length) { fill(box, h('p', {}, t('game.hints.none'))); return; }
     const best = moves[0].win;
-    box.replaceChildren(
+    fill(box, 
       h('h2', {}, t('game.hints.heading')),
       h('p', { class: 'muted small judge', 'data-judge': m.judge }, m.judge === 'table' ? t('game.hints.table') : t('game.hints.search')),
       h('ol', { class: 'hints' }, moves.map((mv) => {
@@ -922,11 +922,11 @@ class GameScreen {
   renderEnd() {
     const v = this.view;
     const box = this.el.end;
-    if (!v.winner) { box.hidden = true; box.replaceChildren(); return; }
+    if (!v.winner) { box.hidden = true; fill(box); return; }
     box.hidden = false;
     const info = this.info();
     const again = info.lobby && this.token ? h('button', { type: 'button', class: 'primary', id: 'rematch', onclick: () => this.rematch(info.lobby) }, t('game.rematch')) : null;
-    box.replaceChildren(
+    fill(box, 
       h('p', { class: 'result' }, this.statusText()),
       h('div', { class: 'row' },
         h('a', { class: 'button', id: 'record', href: '/api/games/' + encodeURIComponent(this.id) + '/record', download: 'ur-' + v.rules.id + '-' + this.id.slice(0, 8) + '.json' }, t('game.record')),
@@ -969,7 +969,7 @@ class GameScreen {
           setTimeout(() => { b.textContent = t('game.share.copy'); }, 1500);
         } }, t('game.share.copy'))));
     box.hidden = false;
-    box.replaceChildren(
+    fill(box, 
       h('h2', {}, t('game.share')),
       invite ? field('invite-link', t('game.share.inviteLabel'), t('game.share.invite'), invite) : null,
       field('watch-link', t('game.share.watchLabel'), t('game.share.watch'), watch));
@@ -980,7 +980,7 @@ class GameScreen {
     const moves = this.canAct() && this.view.turn.stage === 'act' ? this.moves() : [];
     const open = box.open;
     box.hidden = !moves.length;
-    box.replaceChildren(
+    fill(box, 
       h('summary', {}, t('game.allMoves')),
       h('ul', {}, moves.map((a) => h('li', {}, h('button', { type: 'button', class: 'link', 'data-action': a.index, disabled: this.busy, onclick: () => this.act(a.index) }, a.text)))));
     box.open = open;
@@ -989,8 +989,8 @@ class GameScreen {
   renderLog() {
     const list = this.el.log;
     const items = this.log.slice(-200);
-    if (!items.length) { list.replaceChildren(h('li', { class: 'muted' }, t('game.log.empty'))); return; }
-    list.replaceChildren(...items.map((e) => h('li', { class: e.side ? 'by-' + e.side : 'event', title: e.dice || null }, e.text)));
+    if (!items.length) { fill(list, h('li', { class: 'muted' }, t('game.log.empty'))); return; }
+    fill(list, ...items.map((e) => h('li', { class: e.side ? 'by-' + e.side : 'event', title: e.dice || null }, e.text)));
     list.scrollTop = list.scrollHeight;
   }
 }

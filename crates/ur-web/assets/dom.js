@@ -74,3 +74,10 @@ export const store = {
     try { localStorage.removeItem(key); } catch (_) { /* storage off */ }
   },
 };
+
+/** el.replaceChildren without the nulls and falses that conditional parts leave. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}

@@ -144,13 +144,11 @@ const STRINGS = {
 
     'mark.rosette': 'rosette',
     'mark.eyes': 'eyes',
-    'mark.dots': 'five dots',
-    'mark.five': 'four fives',
+    'mark.five': 'five dots',
+    'mark.cross': 'cross',
     'mark.twelve': 'twelve dots',
     'mark.conversion': 'conversion square',
-    'mark.passage': 'passage',
-    'mark.start': 'start',
-    'mark.goal': 'goal',
+    'mark.passage': 'passage (four fives)',
 
     'error.bad_message': 'The server did not understand that message.',
     'error.too_large': 'That message was too large.',
@@ -305,13 +303,11 @@ const STRINGS = {
 
     'mark.rosette': 'rosette',
     'mark.eyes': 'yeux',
-    'mark.dots': 'cinq points',
-    'mark.five': 'quatre cinq',
+    'mark.five': 'cinq points',
+    'mark.cross': 'croix',
     'mark.twelve': 'douze points',
     'mark.conversion': 'case de conversion',
-    'mark.passage': 'passage',
-    'mark.start': 'départ',
-    'mark.goal': 'arrivée',
+    'mark.passage': 'passage (four fives)',
 
     'error.bad_message': 'Le serveur n\'a pas compris ce message.',
     'error.too_large': 'Ce message était trop long.',

@@ -2,7 +2,7 @@
 // the board's own grid with numbered squares, and its options.
 
 import { t, sideName } from './i18n.js';
-import { h, s } from './dom.js';
+import { h, s, fill } from './dom.js';
 
 const CELL = 44;
 const PAD = 6;
@@ -14,7 +14,7 @@ export function renderRulesPage(root, { info, options, summary, back }) {
   const paths = board && board.paths && board.squares && board.squares.length
     ? ['light', 'dark'].map((side, i) => pathDrawing(board, board.paths[i] || [], side, view)).filter(Boolean)
     : [];
-  root.replaceChildren(h('article', { class: 'rules-page', id: 'rules-page' },
+  fill(root, h('article', { class: 'rules-page', id: 'rules-page' },
     h('div', { class: 'row spread' },
       h('h1', {}, t('rules.heading', { name: info.name })),
       back ? h('a', { class: 'button primary', id: 'back-to-game', href: back }, t('rules.back'))
@@ -49,7 +49,7 @@ function rememberChoice(id) {
 function legend(board) {
   const marks = new Set();
   for (const sq of board.squares) for (const m of sq.marks || []) marks.add(m);
-  const known = [...marks].filter((m) => t('mark.' + m) !== 'mark.' + m);
+  const known = [...marks].filter((m) => t('mark.' + m) !== 'mark.' + m && glyph(m, 0, 0, 1));
   if (!known.length) return null;
   return h('ul', { class: 'legend' }, known.map((m) => h('li', {}, markGlyphSvg(m), ' ', t('mark.' + m))));
 }
@@ -72,14 +72,23 @@ function glyph(mark, cx, cy, r) {
     g.append(s('circle', { cx, cy, r: r * 0.25 }));
     return g;
   }
-  if (mark === 'eyes' || mark === 'dots' || mark === 'five' || mark === 'twelve') {
+  if (mark === 'eyes' || mark === 'five' || mark === 'twelve') {
     const g = s('g', { class: 'rp-dots' });
     const pts = mark === 'eyes' ? [[-1, -1], [1, -1], [-1, 1], [1, 1]]
-      : mark === 'dots' ? [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]]
-        : mark === 'five' ? [[-1, -1], [1, -1], [-1, 1], [1, 1]]
-          : [[-1, -1], [0, -1], [1, -1], [-1, 0], [0, 0], [1, 0], [-1, 1], [0, 1], [1, 1]];
+      : mark === 'five' ? [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]]
+        : [[-1, -1], [0, -1], [1, -1], [-1, 0], [0, 0], [1, 0], [-1, 1], [0, 1], [1, 1]];
     for (const [x, y] of pts) g.append(s('circle', { cx: cx + x * r * 0.55, cy: cy + y * r * 0.55, r: r * (mark === 'twelve' ? 0.14 : 0.2) }));
     return g;
+  }
+  if (mark === 'passage') {
+    const g = s('g', { class: 'rp-dots' });
+    for (const [qx, qy] of [[-1, -1], [1, -1], [-1, 1], [1, 1]]) {
+      for (const [x, y] of [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]]) g.append(s('circle', { cx: cx + qx * r * 0.5 + x * r * 0.2, cy: cy + qy * r * 0.5 + y * r * 0.2, r: r * 0.08 }));
+    }
+    return g;
+  }
+  if (mark === 'cross') {
+    return s('path', { class: 'rp-zigzag', d: `M${cx - r * 0.6} ${cy - r * 0.6} L${cx + r * 0.6} ${cy + r * 0.6} M${cx + r * 0.6} ${cy - r * 0.6} L${cx - r * 0.6} ${cy + r * 0.6}` });
   }
   if (mark === 'conversion') {
     return s('path', { class: 'rp-zigzag', d: `M${cx - r} ${cy} l${r / 2} ${-r / 2} l${r / 2} ${r} l${r / 2} ${-r} l${r / 2} ${r / 2}` });
