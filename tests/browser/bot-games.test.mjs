@@ -1,0 +1,143 @@
+// Full games against a bot, clicked through in the page: Finkel, a booklet
+// race set, a marker game (Ben's), Akalandung and a tower game; a custom
+// rule-set file; the hint; a closed tab that comes back.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startServer, launch, person, startInLobby, playToEnd, waitTurn, state, step, seeded, assertNoErrors, repo, tmpDir } from './lib.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+/** The end screen: the result, the record to download, a new game. */
+async function checkEnd(page, id) {
+  const st = await state(page);
+  assert.ok(st.winner, 'the game is over');
+  await page.waitForSelector('#end:not([hidden])');
+  const result = await page.textContent('#end .result');
+  assert.match(result, /win|drawn/i);
+  const href = await page.getAttribute('#record', 'href');
+  assert.equal(href, `/api/games/${id}/record`);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#record')]);
+  const file = await download.path();
+  const record = JSON.parse(fs.readFileSync(file, 'utf8'));
+  assert.ok(record && typeof record === 'object', 'the record is JSON');
+  assert.ok(await page.isVisible('#new-game'));
+  const log = await page.$$eval('#log li', (items) => items.map((i) => i.textContent));
+  assert.ok(log.length > 3, 'the move log lists the game: ' + log.join(' | '));
+  return record;
+}
+
+for (const [rules, seed, extra] of [
+  ['finkel', 1, {}],
+  ['regency-british-museum', 2, {}],
+  ['bens-ur', 3, {}],
+  ['ludens-akalandung', 4, {}],
+  ['guard-d6', 5, {}],
+]) {
+  test(`a full game against a bot: ${rules}`, { timeout: 240000 }, async () => {
+    const me = await person(browser, server);
+    const { page } = me;
+    const id = await startInLobby(page, server, { rules, mode: 'bot', bot: '1', seat: 'light', ...extra });
+    const first = await state(page);
+    assert.equal(first.you, 'light');
+    assert.equal(first.mode, 'bot');
+    assert.equal(await page.isVisible('#share'), false, 'no links to share in a bot game');
+    const end = await playToEnd(page, { rng: seeded(seed), maxSteps: 4000 });
+    assert.ok(end.winner);
+    await checkEnd(page, id);
+    assertNoErrors(me);
+    await me.context.close();
+  });
+}
+
+test('the hint lists every open move with its win chance and its judge', { timeout: 120000 }, async () => {
+  const me = await person(browser, server);
+  const { page } = me;
+  await startInLobby(page, server, { rules: 'finkel', mode: 'bot', bot: '2' });
+  // Roll until there is a decision with a choice of moves.
+  for (let i = 0; i < 60; i += 1) {
+    const st = await waitTurn(page);
+    if (st.stage === 'act' && st.actions.length > 1) break;
+    await step(page, seeded(i + 10));
+  }
+  const st = await state(page);
+  assert.equal(st.stage, 'act');
+  await page.click('#hint');
+  await page.waitForSelector('#hints:not([hidden]) .hints li');
+  const items = await page.$$eval('#hints .hints li', (li) => li.map((x) => x.textContent));
+  assert.equal(items.length, st.actions.length, items.join(' | '));
+  for (const line of items) assert.match(line, /\d+\.\d %/);
+  const judge = await page.getAttribute('#hints .judge', 'data-judge');
+  assert.ok(judge === 'table' || judge === 'search', judge);
+  // The key H asks too; a hint's move can be played from the list.
+  await page.click('#hints .hints li button');
+  await page.waitForFunction((q) => window.urApp.screen.seq !== q, st.seq);
+  assertNoErrors(me);
+  await me.context.close();
+});
+
+test('a closed tab comes back through its link and finishes the game', { timeout: 180000 }, async () => {
+  const me = await person(browser, server);
+  let page = me.page;
+  const id = await startInLobby(page, server, { rules: 'finkel', mode: 'bot', bot: '1', options: { pieces: '3' } });
+  const rng = seeded(7);
+  for (let i = 0; i < 12; i += 1) {
+    const st = await waitTurn(page);
+    if (st.winner) break;
+    await step(page, rng);
+  }
+  const before = await state(page);
+  await page.close();
+  // The same browser, a new tab, the game's link: the token is in its storage.
+  page = await me.context.newPage();
+  page.on('pageerror', (e) => me.errors.push('page error: ' + e.message));
+  await page.goto(`${server.url}/#/game/${id}`);
+  await page.waitForFunction(() => window.urApp.screen && window.urApp.screen.view);
+  const back = await state(page);
+  assert.equal(back.you, 'light', 'the player, not a watcher');
+  assert.ok(back.seq >= before.seq);
+  const end = await playToEnd(page, { rng });
+  assert.ok(end.winner);
+  assertNoErrors(me);
+  await me.context.close();
+});
+
+test('a custom rule-set file is played against a bot', { timeout: 180000 }, async () => {
+  const dir = tmpDir();
+  const text = fs.readFileSync(path.join(repo, 'rulesets/finkel.toml'), 'utf8')
+    .replace(/^id\s*=.*$/m, 'id = "my-finkel"')
+    .replace(/^name\s*=.*$/m, 'name = "My two-piece Finkel"')
+    .replace(/^pieces\s*=\s*\d+/m, 'pieces = 2');
+  const file = path.join(dir, 'my-finkel.toml');
+  fs.writeFileSync(file, text);
+  const me = await person(browser, server);
+  const { page } = me;
+  await page.goto(server.url + '/');
+  await page.waitForSelector('#ruleset option');
+  await page.click('details.custom summary');
+  await page.setInputFiles('#rules-file', file);
+  await page.waitForSelector('.file-info:not([hidden])');
+  await page.check('input[name=mode][value=bot]');
+  await page.selectOption('#bot-level', '1');
+  await page.click('#start');
+  await page.waitForFunction(() => window.urApp.screen && window.urApp.screen.view);
+  const name = await page.textContent('.game-title');
+  assert.match(name, /two-piece|my-finkel/i);
+  const end = await playToEnd(page, { rng: seeded(11) });
+  assert.ok(end.winner);
+  assertNoErrors(me);
+  await me.context.close();
+});

@@ -1,0 +1,106 @@
+// Hot-seat on one device to the end, the first turns with the keyboard only;
+// the page in French and back; every English word has a French one.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, person, startInLobby, state, waitTurn, waitChange, playToEnd, seeded, assertNoErrors } from './lib.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+/** Tab until the element matching `selector` has the focus. */
+async function tabTo(page, selector, max = 80) {
+  for (let i = 0; i < max; i += 1) {
+    await page.keyboard.press('Tab');
+    const ok = await page.evaluate((sel) => {
+      const a = document.activeElement;
+      return !!a && a.matches(sel);
+    }, selector);
+    if (ok) return;
+  }
+  throw new Error('Tab never reached ' + selector);
+}
+
+function spotSel(spot, side) {
+  if (spot.at === 'square') return `svg.board [data-square="${spot.square}"], svg.board [data-piece][data-square="${spot.square}"]`;
+  return `svg.board [data-${spot.at}="${side}"]`;
+}
+
+test('hot-seat: both sides on one device to the end, first turns by keyboard', { timeout: 240000 }, async () => {
+  const me = await person(browser, server);
+  const { page } = me;
+  await startInLobby(page, server, { rules: 'finkel', mode: 'hotseat', options: { pieces: '2' } });
+  const first = await state(page);
+  assert.equal(first.you, 'both');
+  assert.equal(first.mode, 'hotseat');
+
+  // Keyboard: R rolls; Tab reaches a movable piece, Enter picks it, Tab to
+  // the lit destination, Enter moves.
+  let keyed = 0;
+  for (let i = 0; i < 40 && keyed < 3; i += 1) {
+    const st = await waitTurn(page);
+    if (st.winner) break;
+    if (st.stage === 'roll') {
+      await page.locator('body').focus();
+      await page.keyboard.press('r');
+      await waitChange(page, st.seq);
+      continue;
+    }
+    const a = st.actions.find((x) => x.kind === 'move' && x.from && x.to);
+    if (!a) {
+      await page.click(`#choices button[data-action="${st.actions[0].index}"]`);
+      await waitChange(page, st.seq);
+      continue;
+    }
+    await page.locator('body').focus();
+    await tabTo(page, spotSel(a.from, st.turn));
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => window.urApp.screen.selected);
+    await tabTo(page, spotSel(a.to, st.turn));
+    await page.keyboard.press('Enter');
+    await waitChange(page, st.seq);
+    keyed += 1;
+  }
+  assert.ok(keyed >= 1, 'moves made with the keyboard');
+
+  const end = await playToEnd(page, { rng: seeded(3) });
+  assert.ok(end.winner);
+  const status = await page.textContent('#status');
+  assert.match(status, /wins|drawn/);
+  assertNoErrors(me);
+  await me.context.close();
+});
+
+test('the page follows the browser language, switches, and remembers', { timeout: 60000 }, async () => {
+  const fr = await person(browser, server, { locale: 'fr-FR' });
+  await fr.page.goto(server.url + '/');
+  await fr.page.waitForSelector('#start');
+  assert.equal(await fr.page.textContent('#start'), 'Commencer la partie');
+  assert.equal(await fr.page.getAttribute('html', 'lang'), 'fr');
+  const missing = await fr.page.evaluate(async () => (await import('/assets/i18n.js')).missing());
+  assert.deepEqual(missing, [], 'every string in both languages');
+  await fr.page.selectOption('#lang', 'en');
+  await fr.page.waitForFunction(() => document.getElementById('start').textContent === 'Start the game');
+  await fr.page.reload();
+  await fr.page.waitForSelector('#start');
+  assert.equal(await fr.page.textContent('#start'), 'Start the game', 'the choice is remembered');
+  // The rules page of a rule set, in French, with its path drawn.
+  await fr.page.selectOption('#lang', 'fr');
+  await fr.page.goto(server.url + '/#/rules/regency-murray');
+  await fr.page.waitForSelector('#rules-page svg[data-path="light"] .rp-num');
+  const nums = await fr.page.$$eval('#rules-page svg[data-path="light"] .rp-num', (t) => t.map((x) => x.textContent));
+  assert.ok(nums.some((n) => n.includes('27')), 'Murray\'s 27-square path is numbered: ' + nums.join(' '));
+  assert.match(await fr.page.textContent('#rules-page h1'), /Règles/);
+  assertNoErrors(fr);
+  await fr.context.close();
+});
