@@ -195,7 +195,13 @@ async function showLobby(routeId) {
 
   const showRuleSet = async () => {
     const r = rules.find((x) => x.id === state.rules);
-    summaryEl.textContent = r ? summary(r.id, r.summary) : '';
+    summaryEl.textContent = state.file ? '' : (r ? summary(r.id, r.summary) : '');
+    // Perfect play needs a solved table: race rule sets only.
+    const perfect = levelSelect.querySelector('option[value=perfect]');
+    const race = state.file || (r && familyOf(r) === 'race');
+    perfect.hidden = !race;
+    perfect.disabled = !race;
+    if (!race && levelSelect.value === 'perfect') { levelSelect.value = '5'; state.bot = '5'; }
     rulesLink.href = '#/rules/' + encodeURIComponent(state.rules);
     fill(optionsBox);
     if (state.file) return;
