@@ -536,6 +536,10 @@ class GameScreen {
       this.game = msg.game;
       if (msg.game.seats) this.onPresence(msg.game.seats);
     }
+    if (this.game && this.game.status === 'abandoned' && !this.view.winner) {
+      // The game ended without the rules: a player did not come back in time.
+      this.view = { ...this.view, winner: this.game.winner || 'draw', actions: [], abandoned: true };
+    }
     app.lastView = msg.view;
     this.busy = false;
     this.selected = null;
@@ -836,6 +840,7 @@ class GameScreen {
     const v = this.view;
     if (!v) return t('game.loading');
     if (v.winner) {
+      if (v.abandoned) return v.winner === 'draw' ? t('status.abandonedDraw') : t('status.abandoned', { side: sideName(v, v.winner === 'light' ? 'dark' : 'light'), winner: sideName(v, v.winner) });
       if (v.winner === 'draw') return t('status.draw');
       const you = this.game && this.game.you;
       if (you && you !== 'both') return you === v.winner ? t('status.youWin') : t('status.youLose', { side: sideName(v, v.winner) });

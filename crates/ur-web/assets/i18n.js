@@ -121,6 +121,8 @@ const STRINGS = {
     'status.youLose': '{side} wins.',
     'status.sideWins': '{side} wins.',
     'status.draw': 'The game is drawn.',
+    'status.abandoned': '{side} did not come back in time: {winner} wins.',
+    'status.abandonedDraw': 'The game was abandoned.',
     'status.selected': 'Pick where it goes, or another piece.',
 
     'side.light': 'Light',
@@ -280,6 +282,8 @@ const STRINGS = {
     'status.youLose': '{side} gagne.',
     'status.sideWins': '{side} gagne.',
     'status.draw': 'Partie nulle.',
+    'status.abandoned': '{side} n\'est pas revenu à temps : {winner} gagne.',
+    'status.abandonedDraw': 'La partie a été abandonnée.',
     'status.selected': 'Choisissez la destination, ou un autre pion.',
 
     'side.light': 'Clair',
