@@ -790,17 +790,59 @@ class GameScreen {
         if (!seen.has(k)) { seen.add(k); movable.push(a.from); }
       }
     }
-    this.el.svg.setAttribute('aria-label', t('game.board') + ': ' + v.rules.name);
+    const sel = act && this.selected ? (this.selected.at === 'square' ? this.selected.square : this.selected.at) : null;
     renderBoard(this.el.svg, v, {
       onSpot: (spot) => this.onSpot(spot),
-      selected: act ? this.selected : null,
+      selected: sel,
       targets: act ? targets : [],
-      movable,
-      you: you === 'dark' ? 'dark' : 'light',
-      flip: you === 'dark',
-      lang: lang(),
-      interactive: act,
     });
+    this.labelBoard(act ? movable : [], act ? targets : []);
+  }
+
+  /** Accessible names in the page's language: each square says what stands there and what it can do. */
+  labelBoard(movable, targets) {
+    const v = this.view;
+    const svg = this.el.svg;
+    // The board holds buttons: a group, not a picture (an img hides its children).
+    svg.setAttribute('role', 'group');
+    svg.setAttribute('aria-label', t('game.board') + ': ' + v.rules.name);
+    const keys = (list) => new Set(list.map((x) => spotKey(x, v)));
+    const canMove = keys(movable);
+    const canGo = keys(targets);
+    const bySquare = new Map();
+    for (const p of v.position.pieces || []) {
+      if (!bySquare.has(p.square)) bySquare.set(p.square, []);
+      bySquare.get(p.square).push(p);
+    }
+    for (const g of svg.querySelectorAll('[data-square]')) {
+      const id = Number(g.getAttribute('data-square'));
+      const sq = v.board.squares.find((q) => q.id === id);
+      if (!sq) continue;
+      const parts = [sq.name];
+      for (const m of sq.marks) if (t('mark.' + m) !== 'mark.' + m) parts.push(t('mark.' + m));
+      for (const p of bySquare.get(id) || []) {
+        const what = p.stack && p.stack.length > 1
+          ? t('a11y.stack', { n: p.stack.length, side: sideName(v, p.side) })
+          : t('a11y.pieces', { n: p.count || 1, side: sideName(v, p.side) });
+        parts.push(what + (p.face ? ' (' + p.face + ')' : ''));
+      }
+      const k = 'sq:' + id;
+      if (canMove.has(k)) parts.push(t('a11y.canMove'));
+      if (canGo.has(k)) parts.push(t('a11y.moveHere'));
+      g.setAttribute('aria-label', parts.join(', '));
+    }
+    for (const kind of ['reserve', 'off']) {
+      for (const side of SIDES) {
+        const g = svg.querySelector(`[data-${kind}="${side}"]`);
+        if (!g) continue;
+        const n = v.position[kind][side === 'light' ? 0 : 1];
+        const parts = [t('spot.' + kind, { side: sideName(v, side) }) + ': ' + n];
+        const k = spotKey({ at: kind, side }, v);
+        if (canMove.has(k)) parts.push(t('a11y.canMove'));
+        if (canGo.has(k)) parts.push(t('a11y.moveHere'));
+        g.setAttribute('aria-label', parts.join(', '));
+      }
+    }
   }
 
   seatText(side) {

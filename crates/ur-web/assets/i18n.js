@@ -129,6 +129,10 @@ const STRINGS = {
     'side.dark': 'Dark',
 
     'spot.reserve': '{side}\'s pieces waiting to enter',
+    'a11y.pieces': '{n} {side} piece(s)',
+    'a11y.stack': 'a stack of {n} under {side}',
+    'a11y.canMove': 'can move',
+    'a11y.moveHere': 'move here',
     'spot.off': '{side}\'s pieces borne off',
 
     'rules.heading': 'Rules: {name}',
@@ -290,6 +294,10 @@ const STRINGS = {
     'side.dark': 'Foncé',
 
     'spot.reserve': 'pions de {side} en attente d\'entrer',
+    'a11y.pieces': '{n} pion(s) {side}',
+    'a11y.stack': 'une pile de {n} tenue par {side}',
+    'a11y.canMove': 'peut avancer',
+    'a11y.moveHere': 'aller ici',
     'spot.off': 'pions de {side} sortis',
 
     'rules.heading': 'Règles : {name}',
