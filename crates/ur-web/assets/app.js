@@ -570,7 +570,9 @@ class GameScreen {
       }
       if (view.throw && (prev.turn.stage === 'roll' || !sameThrow(prev.throw, view.throw)) && (prev.turn.stage === 'roll' || view.turn.stage === 'act')) {
         const roller = prev.turn.stage === 'roll' ? prev.turn.side : view.turn.side;
-        if (roller) this.log.push({ side: roller, text: t('game.log.rolled', { side: sideName(view, roller), value: view.throw.value }), dice: view.throw.text });
+        // A throw that left nothing to do: the turn went on without a decision.
+        const noMove = prev.turn.stage === 'roll' && view.turn.stage === 'roll';
+        if (roller) this.log.push({ side: roller, text: t(noMove ? 'game.log.rolledNoMove' : 'game.log.rolled', { side: sideName(view, roller), value: view.throw.value }), dice: view.throw.text });
       }
     }
     if (view.winner && !(prev && prev.winner)) {
@@ -697,6 +699,7 @@ class GameScreen {
     el.svg.setAttribute('role', 'group');
     el.boardWrap = h('div', { class: 'board-wrap' }, el.svg);
     el.status = h('p', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' }, t('game.loading'));
+    el.last = h('p', { class: 'last', id: 'last' });
     el.notes = h('p', { class: 'notes', hidden: true });
     el.controls = h('div', { class: 'controls', id: 'controls' });
     el.choices = h('div', { class: 'choices', id: 'choices', role: 'group' });
@@ -724,6 +727,7 @@ class GameScreen {
         el.notes),
       h('div', { class: 'side' },
         el.status,
+        el.last,
         el.watching,
         el.choices,
         el.controls,
@@ -1040,6 +1044,10 @@ class GameScreen {
   }
 
   renderLog() {
+    // The latest events under the status line: what the other side just did.
+    const recent = this.log.slice(-3).filter((e) => e.side);
+    fill(this.el.last, ...recent.map((e) => h('span', { class: 'by-' + e.side }, e.text)));
+    this.el.last.hidden = !recent.length;
     const list = this.el.log;
     const items = this.log.slice(-200);
     if (!items.length) { fill(list, h('li', { class: 'muted' }, t('game.log.empty'))); return; }
