@@ -571,8 +571,9 @@ class GameScreen {
       if (view.throw && (prev.turn.stage === 'roll' || !sameThrow(prev.throw, view.throw)) && (prev.turn.stage === 'roll' || view.turn.stage === 'act')) {
         const roller = prev.turn.stage === 'roll' ? prev.turn.side : view.turn.side;
         // A throw that left nothing to do: the turn went on without a decision.
-        const noMove = prev.turn.stage === 'roll' && view.turn.stage === 'roll';
-        if (roller) this.log.push({ side: roller, text: t(noMove ? 'game.log.rolledNoMove' : 'game.log.rolled', { side: sideName(view, roller), value: view.throw.value }), dice: view.throw.text });
+        const again = prev.turn.stage === 'roll' && view.turn.stage === 'roll';
+        const key = !again ? 'game.log.rolled' : (view.turn.side === roller ? 'game.log.rolledAgain' : 'game.log.rolledNoMove');
+        if (roller) this.log.push({ side: roller, text: t(key, { side: sideName(view, roller), value: view.throw.value }), dice: view.throw.text });
       }
     }
     if (view.winner && !(prev && prev.winner)) {
