@@ -147,6 +147,15 @@ impl Session {
         Ok(Session { game, options, first, rules_text, steps, oracle, dice })
     }
 
+    /// A new race game under rules already built (from a table's header,
+    /// say), light first, with the table's oracle if there is one.
+    pub fn with_rules(rules: Arc<Rules>, rules_text: Option<String>, oracle: Option<Oracle>) -> Session {
+        let options = rules.options.clone();
+        let game = report::race_game(rules, Side::Light);
+        let oracle = oracle.map(Ok);
+        Session { game, options, first: Side::Light, rules_text, steps: Vec::new(), oracle, dice: SeededDice::new(0) }
+    }
+
     /// Seeds the dice that [`Session::roll_dice`] throws.
     pub fn seed_dice(&mut self, seed: u64) {
         self.dice = SeededDice::new(seed);
