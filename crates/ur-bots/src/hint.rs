@@ -167,13 +167,19 @@ pub fn evaluate(oracle: &Oracle, game: &AnyGame) -> Result<Evaluation, HintError
     })
 }
 
-/// Every decision and roll of the game so far, judged.
+/// Every decision and roll of the game so far, judged; `progress` is told
+/// how many actions are done.
 ///
 /// # Errors
 /// A family without a judge, or a record that does not replay.
-pub fn review_game(judge: &Judge, game: &AnyGame, rules_file: Option<String>) -> Result<Review, HintError> {
+pub fn review_game(
+    judge: &Judge,
+    game: &AnyGame,
+    rules_file: Option<String>,
+    progress: impl FnMut(usize),
+) -> Result<Review, HintError> {
     let record = ur_rules::report::race_record(game, rules_file).ok_or_else(|| HintError::NoJudge { rules: game.rule_id().into() })?;
-    review(&record, judge, |_| {}).map_err(|e| HintError::Record(e.to_string()))
+    review(&record, judge, progress).map_err(|e| HintError::Record(e.to_string()))
 }
 
 #[cfg(test)]

@@ -287,13 +287,29 @@ impl Session {
     /// # Errors
     /// A family without a judge, or a table that does not fit.
     pub fn review(&self, depth: Option<u32>) -> Result<(Review, Judge), SessionError> {
+        self.review_with(depth, |_| {})
+    }
+
+    /// As [`Session::review`], telling `progress` how many actions are done.
+    ///
+    /// # Errors
+    /// As [`Session::review`].
+    pub fn review_with(&self, depth: Option<u32>, progress: impl FnMut(usize)) -> Result<(Review, Judge), SessionError> {
         let depth = match (&self.oracle, depth) {
             (Some(Ok(_)), None) => None,
             (_, d) => Some(d.unwrap_or(DEFAULT_DEPTH)),
         };
         let judge = self.judge(depth)?;
-        let review = hint::review_game(&judge, &self.game, self.rules_text.clone())?;
+        let review = hint::review_game(&judge, &self.game, self.rules_text.clone(), progress)?;
         Ok((review, judge))
+    }
+
+    /// The number of decisions and rolls in the record (race games count their actions).
+    pub fn record_len(&self) -> usize {
+        match self.record() {
+            SavedGame::Race(r) => r.actions.len(),
+            SavedGame::Family(r) => r.steps.len(),
+        }
     }
 
     /// The record of the game so far.
