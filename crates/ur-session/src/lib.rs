@@ -13,6 +13,7 @@ pub mod options;
 pub mod records;
 pub mod reference;
 pub mod review_text;
+pub mod rules_text;
 pub mod regret;
 pub mod rolloff;
 pub mod seed;
