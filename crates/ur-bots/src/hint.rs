@@ -5,8 +5,8 @@
 //! says so and why, rather than guessing.
 
 use serde::Serialize;
-use ur_rules::report::{race_rules, race_view};
 use ur_rules::race::text::move_text;
+use ur_rules::report::{race_rules, race_view};
 use ur_rules::{AnyAction, AnyGame, Choice, Extra, Game, Move, MoveEffect, Playable, Side, Turn};
 
 use crate::review::{review, same_action, Judge, Review};
@@ -172,12 +172,7 @@ pub fn evaluate(oracle: &Oracle, game: &AnyGame) -> Result<Evaluation, HintError
 ///
 /// # Errors
 /// A family without a judge, or a record that does not replay.
-pub fn review_game(
-    judge: &Judge,
-    game: &AnyGame,
-    rules_file: Option<String>,
-    progress: impl FnMut(usize),
-) -> Result<Review, HintError> {
+pub fn review_game(judge: &Judge, game: &AnyGame, rules_file: Option<String>, progress: impl FnMut(usize)) -> Result<Review, HintError> {
     let record = ur_rules::report::race_record(game, rules_file).ok_or_else(|| HintError::NoJudge { rules: game.rule_id().into() })?;
     review(&record, judge, progress).map_err(|e| HintError::Record(e.to_string()))
 }

@@ -100,4 +100,3 @@ fn bench_bot(rules: &RulesArgs, bot: &str, games: u64, seed: u64) -> Result<()> 
     }
     Ok(())
 }
-

@@ -32,7 +32,9 @@ pub fn standing_line(game: &AnyGame) -> String {
         (Turn::Over(None), AnyGame::Race(_)) => "Result: game over.".into(),
         (Turn::Over(None), _) => "Result: a draw.".into(),
         (Turn::Roll(s), _) => format!("Game unfinished: {} to play; the game waits for a roll.", name(s)),
-        (Turn::Decide(s), AnyGame::Race(g)) => format!("Game unfinished: {} to play; the game waits for {}.", name(s), race_waits(g.phase())),
+        (Turn::Decide(s), AnyGame::Race(g)) => {
+            format!("Game unfinished: {} to play; the game waits for {}.", name(s), race_waits(g.phase()))
+        }
         (Turn::Decide(s), _) => format!("Game unfinished: {} to play; the game waits for a decision.", name(s)),
     };
     if let AnyGame::Race(g) = game {

@@ -40,7 +40,8 @@ pub fn race_rules_text(rules: &Rules) -> String {
     let spec = &rules.spec;
     let len = rules.path_len();
     let mut out = format!("{} ({})\n{}\nSource: {}\n\n", spec.name, spec.id, spec.summary, spec.source);
-    out += &format!("Sides: light = {} (bottom row, moves first unless told otherwise), dark = {} (top row)\n", spec.sides[0], spec.sides[1]);
+    out +=
+        &format!("Sides: light = {} (bottom row, moves first unless told otherwise), dark = {} (top row)\n", spec.sides[0], spec.sides[1]);
     out += &format!("Pieces: {} each, all in reserve at the start\n", spec.pieces);
     out += &format!("Path: {len} squares; a piece bears off with the exact throw that takes it to step {}\n", len + 1);
     out += &format!("Dice: {}\n", throws_text(rules));
@@ -165,4 +166,3 @@ fn extra_text(e: Extra) -> &'static str {
         Extra::Auto => "automatic",
     }
 }
-

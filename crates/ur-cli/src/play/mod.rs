@@ -15,9 +15,9 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use ur_bots::hint::action_values;
 use ur_bots::review::Judge;
-use ur_session::review_text::play_summary;
 use ur_bots::{make_bot_with_table, Bot, BotError};
 use ur_rules::{narrate, AnyAction, AnyGame, Family, Playable, Side, Turn};
+use ur_session::review_text::play_summary;
 use ur_session::tables::{LoadedTable, TableSource};
 use ur_session::{NewGame, RulesSource, SavedGame, Session, DEFAULT_DEPTH};
 
