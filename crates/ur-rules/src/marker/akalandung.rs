@@ -32,15 +32,19 @@ pub const PIECES: u8 = 7;
 pub const LEN: u8 = 14;
 /// The borne-off position.
 pub const OFF: u8 = LEN + 1;
-const ROSETTES: [u8; 3] = [4, 8, 14];
+/// The rosettes: a replay, and no move passes them.
+pub const ROSETTES: [u8; 3] = [4, 8, 14];
 /// The central rosette: shared, never a capture.
-const CENTRE: u8 = 8;
-const TWIN_SQUARE: u8 = 5;
+pub const CENTRE: u8 = 8;
+/// Where two own pieces meeting become the Mighty Twins.
+pub const TWIN_SQUARE: u8 = 5;
 /// The two Passage squares, where Twins lose their power (D38).
 const POWERLESS: [u8; 2] = [7, 10];
 const SPLIT: u8 = 13;
-const WARRIOR_START: u8 = 2;
-const ORACLE: [u8; 3] = [1, 3, 11];
+/// Where a piece entering becomes the Warrior.
+pub const WARRIOR_START: u8 = 2;
+/// The Oracle's squares: pieces on all three hold the Vision.
+pub const ORACLE: [u8; 3] = [1, 3, 11];
 const SIDE_NAMES: [&str; 2] = ["Light", "Dark"];
 const DICE: DiceModel = DiceModel::Bin3;
 
@@ -243,6 +247,11 @@ impl AkalandungGame {
     /// Forgets the history (a copy for a search, which needs the position only).
     pub(crate) fn forget_history(&mut self) {
         self.common.forget_history();
+    }
+
+    /// The cell of a path position (1..=14) of `side`.
+    pub fn path_cell(&self, side: Side, pos: u8) -> Option<Cell> {
+        (1..=LEN).contains(&pos).then(|| self.cell(side, pos))
     }
 
     /// The side holding the Oracle's Vision.

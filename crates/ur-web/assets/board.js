@@ -1,0 +1,409 @@
+// Draws a GameView (crates/ur-session/src/view.rs, docs/serve.md) into an
+// <svg> element: the squares with their decorations, the pieces, the
+// reserves and borne-off piles, the dice of the last throw, and highlights.
+// A standard ES module with no dependencies.
+//
+//   import { renderBoard } from './board.js';
+//   renderBoard(svg, view, {
+//     selected: 12 | 'reserve' | null,        // a square id, or the mover's reserve
+//     targets: [{at:'square',square:3}, {at:'off',side:'light'}],
+//     onSpot: (spot) => { ... },              // clicks and Enter/Space on squares and piles
+//     labels: true,                           // square names in a corner
+//     showPath: 'light' | 'dark' | null,      // a faint line along a side's path
+//   });
+//
+// Spots passed to onSpot: {at:'square',square:id}, {at:'reserve',side},
+// {at:'off',side}. Hooks for tests and styles: every square is
+// `<g class="square" data-square="ID">`, pieces have `data-piece` and
+// `data-side`, piles `data-reserve="light|dark"` and `data-off="light|dark"`,
+// the dice `data-dice`. Light pieces are white discs with a dark outline,
+// dark pieces black discs: they differ in monochrome too.
+
+const NS = 'http://www.w3.org/2000/svg';
+const S = 100; // one cell
+const PANEL = 150; // reserve (left) and off (right) panels
+const DICE_H = 150; // the dice row below the board
+
+const COLORS = {
+  square: '#e9dcc0',
+  squareAlt: '#e2d2b0',
+  unused: '#d6d0c4',
+  edge: '#5b4a33',
+  ink: '#3b2f20',
+  lapis: '#2c4f8c',
+  shell: '#fbf7ee',
+  red: '#a4372c',
+  light: '#ffffff',
+  lightEdge: '#1a1a1a',
+  dark: '#1a1a1a',
+  darkEdge: '#f2f2f2',
+  select: '#e0a100',
+  target: '#1f9d55',
+  panel: '#f4efe4',
+};
+
+const STYLE = `
+.square:focus, .pile:focus { outline: none; }
+.square:focus > .cell, .pile:focus > .pile-bg { stroke: ${COLORS.select}; stroke-width: 6; }
+.square.clickable, .pile.clickable { cursor: pointer; }
+.square.target > .cell { stroke: ${COLORS.target}; stroke-width: 6; }
+.square.selected > .cell, .pile.selected > .pile-bg { stroke: ${COLORS.select}; stroke-width: 8; }
+.pile.target > .pile-bg { stroke: ${COLORS.target}; stroke-width: 6; }
+.target-ring { pointer-events: none; }
+`;
+
+function el(name, attrs = {}, parent = null) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== undefined && v !== null) e.setAttribute(k, String(v));
+  }
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function text(parent, x, y, content, attrs = {}) {
+  const t = el('text', { x, y, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-family': 'sans-serif', ...attrs }, parent);
+  t.textContent = content;
+  return t;
+}
+
+function sameSpot(a, b) {
+  if (!a || !b || a.at !== b.at) return false;
+  if (a.at === 'square') return a.square === b.square;
+  return a.side === b.side;
+}
+
+// ---- decorations, drawn in a 100 x 100 cell ----
+
+function rosette(g) {
+  const petals = el('g', { fill: COLORS.lapis, stroke: COLORS.shell, 'stroke-width': 2 }, g);
+  for (let i = 0; i < 8; i++) {
+    el('ellipse', { cx: 50, cy: 29, rx: 9, ry: 20, transform: `rotate(${i * 45} 50 50)` }, petals);
+  }
+  el('circle', { cx: 50, cy: 50, r: 11, fill: COLORS.red, stroke: COLORS.shell, 'stroke-width': 3 }, g);
+  el('circle', { cx: 50, cy: 50, r: 4, fill: COLORS.shell }, g);
+}
+
+function eye(g, cx, cy, r) {
+  el('path', { d: `M ${cx - r} ${cy} Q ${cx} ${cy - r * 0.9} ${cx + r} ${cy} Q ${cx} ${cy + r * 0.9} ${cx - r} ${cy} Z`, fill: COLORS.shell, stroke: COLORS.ink, 'stroke-width': 2 }, g);
+  el('circle', { cx, cy, r: r * 0.32, fill: COLORS.lapis }, g);
+}
+
+function eyes(g) {
+  for (const [x, y] of [[30, 30], [70, 30], [30, 70], [70, 70]]) eye(g, x, y, 15);
+}
+
+function quincunx(g, cx, cy, d, r, fill = COLORS.lapis) {
+  for (const [dx, dy] of [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]]) {
+    el('circle', { cx: cx + dx * d, cy: cy + dy * d, r, fill }, g);
+  }
+}
+
+function five(g) {
+  el('rect', { x: 22, y: 22, width: 56, height: 56, rx: 6, fill: 'none', stroke: COLORS.ink, 'stroke-width': 2 }, g);
+  quincunx(g, 50, 50, 16, 6);
+}
+
+function passage(g) {
+  for (const [x, y] of [[28, 28], [72, 28], [28, 72], [72, 72]]) quincunx(g, x, y, 8, 3.5);
+}
+
+function twelve(g) {
+  for (const [x, y] of [[12, 12], [54, 12], [12, 54], [54, 54]]) {
+    el('rect', { x, y, width: 34, height: 34, fill: 'none', stroke: COLORS.ink, 'stroke-width': 2 }, g);
+    for (const [dx, dy] of [[9, 9], [25, 9], [17, 25]]) el('circle', { cx: x + dx, cy: y + dy, r: 3.5, fill: COLORS.red }, g);
+  }
+}
+
+function conversion(g) {
+  const pts = [];
+  for (let i = 0; i <= 6; i++) pts.push(`${14 + i * 12},${i % 2 ? 30 : 70}`);
+  el('polyline', { points: pts.join(' '), fill: 'none', stroke: COLORS.red, 'stroke-width': 6, 'stroke-linejoin': 'round' }, g);
+}
+
+function cross(g) {
+  el('path', { d: 'M 22 22 L 78 78 M 78 22 L 22 78', stroke: COLORS.ink, 'stroke-width': 8, 'stroke-linecap': 'round' }, g);
+}
+
+const DECORATIONS = { rosette, eyes, five, passage, twelve, conversion, cross };
+
+// Small corner signs for roles that change how a square plays.
+function roleSigns(g, marks) {
+  if (marks.includes('start')) {
+    el('path', { d: 'M 6 6 L 22 6 L 6 22 Z', fill: COLORS.target, opacity: 0.8 }, g);
+  }
+  if (marks.includes('goal')) {
+    el('path', { d: 'M 94 94 L 78 94 L 94 78 Z', fill: COLORS.red, opacity: 0.8 }, g);
+  }
+  if (marks.includes('refuge')) {
+    el('rect', { x: 8, y: 8, width: 84, height: 84, fill: 'none', stroke: COLORS.lapis, 'stroke-width': 3, 'stroke-dasharray': '8 6' }, g);
+  }
+  const words = [];
+  if (marks.includes('twins')) words.push('II');
+  if (marks.includes('oracle')) words.push('◉');
+  if (marks.includes('warrior')) words.push('⚔');
+  if (words.length) text(g, 82, 12, words.join(' '), { 'font-size': 14, fill: COLORS.ink });
+}
+
+// ---- pieces ----
+
+function disc(g, cx, cy, r, side, attrs = {}) {
+  const light = side === 'light';
+  return el('circle', {
+    cx, cy, r,
+    fill: light ? COLORS.light : COLORS.dark,
+    stroke: light ? COLORS.lightEdge : COLORS.darkEdge,
+    'stroke-width': light ? 4 : 3,
+    ...attrs,
+  }, g);
+}
+
+function faceMark(g, cx, cy, r, side, face) {
+  const ink = side === 'light' ? COLORS.lightEdge : COLORS.darkEdge;
+  if (!face || face === 'blank' || face === 'plain') return;
+  if (face === 'dotted') {
+    quincunx(g, cx, cy, r * 0.38, r * 0.13, ink);
+  } else if (face === 'promoted') {
+    el('circle', { cx, cy, r: r * 0.62, fill: 'none', stroke: ink, 'stroke-width': 3 }, g);
+    el('path', { d: star(cx, cy, r * 0.4, r * 0.18), fill: ink }, g);
+  } else if (face === 'twins') {
+    text(g, cx, cy, 'II', { 'font-size': r * 0.9, 'font-weight': 'bold', fill: ink });
+  } else if (face === 'warrior') {
+    el('path', { d: `M ${cx} ${cy - r * 0.6} L ${cx + r * 0.45} ${cy + r * 0.45} L ${cx - r * 0.45} ${cy + r * 0.45} Z`, fill: ink }, g);
+  } else {
+    // A named piece (a bird): its initial.
+    text(g, cx, cy, face.slice(0, 1).toUpperCase(), { 'font-size': r * 1.0, 'font-weight': 'bold', fill: ink });
+  }
+}
+
+function star(cx, cy, outer, inner) {
+  const pts = [];
+  for (let i = 0; i < 10; i++) {
+    const r = i % 2 ? inner : outer;
+    const a = (Math.PI / 5) * i - Math.PI / 2;
+    pts.push(`${(cx + r * Math.cos(a)).toFixed(1)} ${(cy + r * Math.sin(a)).toFixed(1)}`);
+  }
+  return `M ${pts.join(' L ')} Z`;
+}
+
+function badge(g, cx, cy, n) {
+  el('circle', { cx, cy, r: 12, fill: COLORS.red, stroke: COLORS.shell, 'stroke-width': 2 }, g);
+  text(g, cx, cy, String(n), { 'font-size': 15, 'font-weight': 'bold', fill: '#fff' });
+}
+
+// One group of alike pieces (or a tower stack) centred at (cx, cy).
+function drawPiece(layer, piece, index, cx, cy, r) {
+  const g = el('g', { class: 'piece', 'data-piece': index, 'data-side': piece.side, 'pointer-events': 'none' }, layer);
+  if (piece.stack && piece.stack.length) {
+    const shown = piece.stack.slice(-6);
+    const step = Math.min(10, (r * 1.2) / Math.max(1, shown.length - 1));
+    const base = cy + (step * (shown.length - 1)) / 2;
+    shown.forEach((side, i) => {
+      const y = base - i * step;
+      el('ellipse', {
+        cx, cy: y + r * 0.25, rx: r, ry: r * 0.45,
+        fill: side === 'light' ? COLORS.light : COLORS.dark,
+        stroke: side === 'light' ? COLORS.lightEdge : COLORS.darkEdge,
+        'stroke-width': 3,
+        'data-token': piece.stack.length - shown.length + i,
+        'data-side': side,
+      }, g);
+    });
+    const topY = base - (shown.length - 1) * step;
+    disc(g, cx, topY, r * 0.8, piece.side);
+    faceMark(g, cx, topY, r * 0.8, piece.side, piece.stack_faces ? piece.stack_faces[piece.stack_faces.length - 1] : piece.face);
+    if (piece.stack.length > 1) badge(g, cx + r * 0.9, topY - r * 0.6, piece.stack.length);
+    return g;
+  }
+  disc(g, cx, cy, r, piece.side);
+  faceMark(g, cx, cy, r, piece.side, piece.face);
+  if (piece.count > 1) badge(g, cx + r * 0.75, cy - r * 0.75, piece.count);
+  return g;
+}
+
+// Offsets for n groups sharing one square.
+function spots(n) {
+  if (n <= 1) return [[50, 50, 30]];
+  if (n === 2) return [[30, 50, 21], [70, 50, 21]];
+  const out = [];
+  for (let i = 0; i < n; i++) out.push([28 + (i % 2) * 44, 28 + Math.floor(i / 2) * 44, 17]);
+  return out;
+}
+
+// ---- piles beside the board ----
+
+function pile(layer, kind, side, count, x, y, h, opts, clickable, label) {
+  const spot = { at: kind, side };
+  const g = el('g', { class: 'pile ' + kind, [`data-${kind}`]: side, transform: `translate(${x} ${y})` }, layer);
+  el('rect', { class: 'pile-bg', x: 8, y: 6, width: PANEL - 16, height: h - 12, rx: 10, fill: COLORS.panel, stroke: COLORS.edge, 'stroke-width': 2 }, g);
+  text(g, PANEL / 2, 22, label, { 'font-size': 16, fill: COLORS.ink });
+  const shown = Math.min(count, 15);
+  for (let i = 0; i < shown; i++) {
+    const col = i % 5;
+    const row = Math.floor(i / 5);
+    disc(g, 27 + col * 24, 50 + row * 24, 10, side);
+  }
+  text(g, PANEL / 2, h - 22, String(count), { 'font-size': 20, 'font-weight': 'bold', fill: COLORS.ink, 'data-count': count });
+  const selected = kind === 'reserve' && opts.selected === 'reserve' && opts.mover === side;
+  if (selected) g.classList.add('selected');
+  if ((opts.targets || []).some((t) => sameSpot(t, spot))) g.classList.add('target');
+  if (clickable) wire(g, spot, opts, `${label}: ${count}`);
+  return g;
+}
+
+function wire(g, spot, opts, label) {
+  g.classList.add('clickable');
+  g.setAttribute('tabindex', '0');
+  g.setAttribute('role', 'button');
+  g.setAttribute('aria-label', label);
+  g.addEventListener('click', (e) => {
+    e.preventDefault();
+    opts.onSpot(spot);
+  });
+  g.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' || e.key === ' ' || e.key === 'Spacebar') {
+      e.preventDefault();
+      opts.onSpot(spot);
+    }
+  });
+}
+
+// ---- dice ----
+
+function pyramid(g, x, y, marked) {
+  el('path', { d: `M ${x} ${y - 34} L ${x + 30} ${y + 18} L ${x - 30} ${y + 18} Z`, fill: '#f2ead8', stroke: COLORS.ink, 'stroke-width': 3, 'stroke-linejoin': 'round' }, g);
+  el('path', { d: `M ${x} ${y - 34} L ${x} ${y + 18}`, stroke: COLORS.ink, 'stroke-width': 1.5, opacity: 0.5 }, g);
+  if (marked) el('circle', { cx: x, cy: y - 27, r: 6, fill: COLORS.dark, stroke: COLORS.shell, 'stroke-width': 1.5, class: 'tip-mark' }, g);
+}
+
+const PIPS = {
+  1: [[0, 0]],
+  2: [[-1, -1], [1, 1]],
+  3: [[-1, -1], [0, 0], [1, 1]],
+  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
+  5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+};
+
+function d6(g, x, y, face) {
+  el('rect', { x: x - 28, y: y - 28, width: 56, height: 56, rx: 9, fill: '#fff', stroke: COLORS.ink, 'stroke-width': 3 }, g);
+  for (const [dx, dy] of PIPS[face] || []) el('circle', { cx: x + dx * 15, cy: y + dy * 15, r: 5.5, fill: COLORS.dark }, g);
+}
+
+function d4(g, x, y, face) {
+  el('path', { d: `M ${x} ${y - 34} L ${x + 32} ${y + 22} L ${x - 32} ${y + 22} Z`, fill: '#fff', stroke: COLORS.ink, 'stroke-width': 3, 'stroke-linejoin': 'round' }, g);
+  text(g, x, y + 4, String(face), { 'font-size': 26, 'font-weight': 'bold', fill: COLORS.dark });
+}
+
+function drawDice(layer, t, x, y, width) {
+  const g = el('g', { 'data-dice': t ? t.kind : 'none', transform: `translate(${x} ${y})` }, layer);
+  if (!t) return g;
+  g.setAttribute('data-value', t.value);
+  const n = t.dice.length;
+  const gap = 74;
+  const startX = 50;
+  t.dice.forEach((d, i) => {
+    const cx = startX + i * gap;
+    const die = el('g', { class: 'die', 'data-die': i, 'data-face': d }, g);
+    if (t.kind === 'binary') pyramid(die, cx, 58, d === 1);
+    else if (t.kind === 'd6') d6(die, cx, 55, d);
+    else d4(die, cx, 55, d);
+  });
+  let tx = startX + n * gap;
+  text(g, tx, 40, `= ${t.value}`, { 'font-size': 30, 'font-weight': 'bold', 'text-anchor': 'start', fill: COLORS.ink, class: 'dice-value' });
+  const words = text(g, tx, 80, t.text, { 'font-size': 16, 'text-anchor': 'start', fill: COLORS.ink, class: 'dice-text' });
+  words.setAttribute('textLength', Math.min(width - tx - 10, t.text.length * 8));
+  words.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+  if (t.table && t.table.length) {
+    const tg = el('g', { class: 'throw-table', transform: `translate(${tx} 100)` }, g);
+    const w = Math.min(90, (width - tx - 10) / t.table.length);
+    t.table.forEach((row, i) => {
+      const current = row.raw === t.raw;
+      const cell = el('g', { 'data-raw': row.raw, transform: `translate(${i * w} 0)` }, tg);
+      el('rect', { x: 0, y: 0, width: w - 4, height: 36, rx: 5, fill: current ? COLORS.select : COLORS.panel, stroke: COLORS.edge, 'stroke-width': 1 }, cell);
+      text(cell, (w - 4) / 2, 18, `${row.raw}→${row.value}`, { 'font-size': 15, fill: COLORS.ink });
+      if (row.text) el('title', {}, cell).textContent = row.text;
+    });
+  }
+  return g;
+}
+
+// ---- the board ----
+
+export function renderBoard(svg, view, opts = {}) {
+  const o = { labels: true, targets: [], selected: null, ...opts };
+  o.mover = view.turn && view.turn.side;
+  const clickable = typeof o.onSpot === 'function';
+  const { rows, cols } = view.board;
+  const width = PANEL * 2 + cols * S;
+  const height = rows * S + DICE_H;
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', `${view.rules ? view.rules.name : 'Board'}: ${view.turn ? view.turn.text : ''}`);
+  el('style', {}, svg).textContent = STYLE;
+
+  const boardLayer = el('g', { class: 'board', transform: `translate(${PANEL} 0)` }, svg);
+  const targets = o.targets || [];
+  const byId = new Map();
+  for (const sq of view.board.squares) {
+    const spot = { at: 'square', square: sq.id };
+    const g = el('g', { class: 'square', 'data-square': sq.id, 'data-name': sq.name, 'data-marks': sq.marks.join(' '), transform: `translate(${sq.col * S} ${sq.row * S})` }, boardLayer);
+    const unused = sq.marks.includes('unused');
+    el('rect', { class: 'cell', x: 2, y: 2, width: S - 4, height: S - 4, rx: 4, fill: unused ? COLORS.unused : (sq.row + sq.col) % 2 ? COLORS.squareAlt : COLORS.square, stroke: COLORS.edge, 'stroke-width': 3 }, g);
+    const deco = el('g', { class: 'decoration', 'pointer-events': 'none', opacity: unused ? 0.45 : 1 }, g);
+    for (const m of sq.marks) if (DECORATIONS[m]) DECORATIONS[m](deco);
+    roleSigns(deco, sq.marks);
+    if (o.labels) text(g, 14, S - 12, sq.name, { 'font-size': 13, fill: COLORS.ink, opacity: 0.7, 'pointer-events': 'none' });
+    el('title', {}, g).textContent = sq.marks.length ? `${sq.name}: ${sq.marks.join(', ')}` : sq.name;
+    if (o.selected === sq.id) g.classList.add('selected');
+    if (targets.some((t) => sameSpot(t, spot))) {
+      g.classList.add('target');
+      el('circle', { class: 'target-ring', cx: 50, cy: 50, r: 40, fill: 'none', stroke: COLORS.target, 'stroke-width': 5, 'stroke-dasharray': '10 7' }, g);
+    }
+    if (clickable) wire(g, spot, o, sq.name);
+    byId.set(sq.id, sq);
+  }
+
+  if (o.showPath) {
+    const path = view.board.paths[o.showPath === 'dark' ? 1 : 0] || [];
+    const pts = path.map((id) => byId.get(id)).filter(Boolean).map((sq) => `${sq.col * S + 50},${sq.row * S + 50}`);
+    el('polyline', { class: 'path-line', points: pts.join(' '), fill: 'none', stroke: COLORS.select, 'stroke-width': 4, opacity: 0.6, 'pointer-events': 'none' }, boardLayer);
+  }
+
+  // Pieces, grouped by square.
+  const pieceLayer = el('g', { class: 'pieces', 'pointer-events': 'none' }, boardLayer);
+  const groups = new Map();
+  (view.position.pieces || []).forEach((p, i) => {
+    if (!groups.has(p.square)) groups.set(p.square, []);
+    groups.get(p.square).push([p, i]);
+  });
+  for (const [id, list] of groups) {
+    const sq = byId.get(id);
+    if (!sq) continue;
+    const places = spots(list.length);
+    list.forEach(([p, i], k) => {
+      const [dx, dy, r] = places[k];
+      drawPiece(pieceLayer, p, i, sq.col * S + dx, sq.row * S + dy, r);
+    });
+  }
+
+  // Reserves left, borne off right: dark's at the top, light's at the bottom.
+  const names = (view.sides || []).map((s) => s.name);
+  const half = (rows * S) / 2;
+  const pileLayer = el('g', { class: 'piles' }, svg);
+  ['dark', 'light'].forEach((side, k) => {
+    const i = side === 'light' ? 0 : 1;
+    const name = names[i] || side;
+    const y = k * half;
+    pile(pileLayer, 'reserve', side, view.position.reserve[i], 0, y, half, o, clickable, `${name} to enter`);
+    const offWord = view.rules && view.rules.family === 'tower' ? 'lost' : 'off';
+    pile(pileLayer, 'off', side, view.position.off[i], PANEL + cols * S, y, half, o, clickable, `${name} ${offWord}`);
+  });
+
+  drawDice(svg, view.throw, 0, rows * S, width);
+  return svg;
+}
+
+export default renderBoard;
