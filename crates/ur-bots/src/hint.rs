@@ -5,8 +5,9 @@
 //! says so and why, rather than guessing.
 
 use serde::Serialize;
+use ur_rules::race::text::move_text;
 use ur_rules::report::{race_rules, race_view};
-use ur_rules::{AnyAction, AnyGame, Choice, Move, MoveEffect, Playable, Side, Turn};
+use ur_rules::{AnyAction, AnyGame, Choice, Extra, Game, Move, MoveEffect, Playable, Side, Turn};
 
 use crate::review::{review, same_action, Judge, Review};
 use crate::Oracle;
@@ -35,19 +36,25 @@ pub enum HintError {
 }
 
 /// A move open for a throw, with the mover's win probability after it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MoveHint {
     pub mv: Move,
     pub effect: MoveEffect,
     pub win: f64,
     pub best: bool,
+    /// The move in words.
+    pub text: String,
+    /// When the move earns an optional extra roll: whether rolling again
+    /// is the better choice.
+    pub reroll: Option<bool>,
 }
 
 /// What a judge says of the decision at hand.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Hint {
-    /// The moves for a throw, best first (none: the throw passes).
-    Moves { to_move: Side, raw: u8, value: u8, moves: Vec<MoveHint>, win: f64 },
+    /// The moves for a throw, best first (none: the throw passes);
+    /// `before` is the mover's win probability before the throw.
+    Moves { to_move: Side, raw: u8, value: u8, moves: Vec<MoveHint>, win: f64, before: f64 },
     /// Rolling again or ending the turn, best first.
     Choices { to_move: Side, choices: Vec<(Choice, f64)>, win: f64 },
 }
@@ -99,16 +106,23 @@ pub fn hint(judge: &Judge, game: &AnyGame, raw: Option<u8>) -> Result<Hint, Hint
     };
     let moves = judge.move_values(st, &throw).ok_or(HintError::NamedPieces)?;
     let best = moves.first().map_or(0.0, |m| m.1);
+    let mut thrown = Game::from_state(rules.clone(), *st);
+    if thrown.phase() == ur_rules::Phase::Roll {
+        thrown.roll(throw.raw).map_err(|_| HintError::BadThrow { raw: throw.raw, throws: ur_rules::report::throws_text(rules) })?;
+    }
     let moves = moves
         .into_iter()
         .map(|(mv, win)| {
             let mut after = *st;
             let effect = rules.apply_unchecked(&mut after, &throw, mv);
-            MoveHint { mv, effect, win, best: win >= best - 1e-12 }
+            let optional = effect.extra == Extra::Optional && after.winner(rules).is_none();
+            let reroll = if optional { judge.extra_roll(&after).map(|(again, end)| again >= end) } else { None };
+            MoveHint { mv, effect, win, best: win >= best - 1e-12, text: move_text(&thrown, mv), reroll }
         })
         .collect();
     let win = judge.throw_value(st, &throw).ok_or(HintError::NamedPieces)?;
-    Ok(Hint::Moves { to_move, raw: throw.raw, value: throw.value, moves, win })
+    let before = judge.value(&Game::from_state(rules.clone(), *st), to_move);
+    Ok(Hint::Moves { to_move, raw: throw.raw, value: throw.value, moves, win, before })
 }
 
 fn choices_hint(judge: &Judge, st: &ur_rules::State, to_move: Side) -> Result<Hint, HintError> {
@@ -153,13 +167,14 @@ pub fn evaluate(oracle: &Oracle, game: &AnyGame) -> Result<Evaluation, HintError
     })
 }
 
-/// Every decision and roll of the game so far, judged.
+/// Every decision and roll of the game so far, judged; `progress` is told
+/// how many actions are done.
 ///
 /// # Errors
 /// A family without a judge, or a record that does not replay.
-pub fn review_game(judge: &Judge, game: &AnyGame, rules_file: Option<String>) -> Result<Review, HintError> {
+pub fn review_game(judge: &Judge, game: &AnyGame, rules_file: Option<String>, progress: impl FnMut(usize)) -> Result<Review, HintError> {
     let record = ur_rules::report::race_record(game, rules_file).ok_or_else(|| HintError::NoJudge { rules: game.rule_id().into() })?;
-    review(&record, judge, |_| {}).map_err(|e| HintError::Record(e.to_string()))
+    review(&record, judge, progress).map_err(|e| HintError::Record(e.to_string()))
 }
 
 #[cfg(test)]

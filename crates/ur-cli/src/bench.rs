@@ -4,10 +4,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Args;
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
 use ur_bots::{make_bot, SearchStats};
-use ur_rules::{Game, SeededDice, Side, State};
+use ur_rules::{SeededDice, Side};
 use ur_session::duel::play_to_end;
 
 use crate::rules_arg::RulesArgs;
@@ -47,7 +45,7 @@ impl BenchCmd {
             let handles: Vec<_> = (0..self.threads)
                 .map(|t| {
                     let rules = &rules;
-                    scope.spawn(move || play_many(rules, per_thread, self.seed.wrapping_add(t)))
+                    scope.spawn(move || rules.random_games(per_thread, self.seed.wrapping_add(t)))
                 })
                 .collect();
             handles.into_iter().map(|h| h.join().expect("bench thread")).collect()
@@ -101,27 +99,4 @@ fn bench_bot(rules: &RulesArgs, bot: &str, games: u64, seed: u64) -> Result<()> 
         );
     }
     Ok(())
-}
-
-/// Plays `n` random games; returns (games, light wins, throws).
-fn play_many(rules: &ur_rules::Rules, n: u64, seed: u64) -> (u64, u64, u64) {
-    let start = State::start(rules, Side::Light);
-    let (mut light, mut throws) = (0, 0);
-    if rules.named_pieces() {
-        let rules = std::sync::Arc::new(rules.clone());
-        let mut dice = SeededDice::new(seed);
-        for _ in 0..n {
-            let mut g = Game::new(rules.clone(), Side::Light);
-            light += u64::from(g.play_random(&mut dice, usize::MAX) == Some(Side::Light));
-            throws += g.history().iter().filter(|a| matches!(a, ur_rules::Action::Roll(_))).count() as u64;
-        }
-        return (n, light, throws);
-    }
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    for _ in 0..n {
-        let p = rules.random_playout(&start, &mut rng);
-        light += u64::from(p.winner == Side::Light);
-        throws += u64::from(p.throws);
-    }
-    (n, light, throws)
 }

@@ -15,14 +15,13 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use serde_json::json;
+use serde_json::{json, Value};
+use ur_bots::hint::{Hint, HintError};
 use ur_bots::review::Judge;
-use ur_bots::Oracle;
-use ur_rules::{Extra, Game, Phase, Rules, Setup, Side, State, Throw};
+use ur_rules::report::{raw_for_value, RACE_POSITION};
+use ur_rules::{Playable, Rules, Turn};
 pub use ur_session::tables::{LoadedTable, TableOracle};
-use ur_session::{RulesChoice, RulesRef};
-
-use ur_rules::race::text::move_text;
+use ur_session::{RulesChoice, RulesRef, Session, SessionError};
 
 /// Refuses a rule set beyond the race for a command that needs a solved
 /// table (tables are for race sets only).
@@ -104,11 +103,11 @@ pub struct TableArgs {
     position: Option<String>,
 }
 
-/// What `TableArgs` name, loaded and checked.
+/// What `TableArgs` name, loaded and checked: a game at the position
+/// given, with its table, and where the table is.
 struct Loaded {
-    table: LoadedTable,
-    oracle: Oracle,
-    state: State,
+    session: Session,
+    table: PathBuf,
 }
 
 impl TableArgs {
@@ -131,22 +130,26 @@ impl TableArgs {
             }
         };
         let oracle = table.oracle(rules.clone())?;
-        let state = self.state(&rules)?;
-        Ok(Loaded { table, oracle, state })
+        let session = self.at_position(Session::with_rules(rules, None, Some(oracle)))?;
+        Ok(Loaded { session, table: table.path })
     }
 
-    /// The position given, or the start with light to move.
-    fn state(&self, rules: &Rules) -> Result<State> {
-        match &self.position {
-            None => Ok(State::start(rules, Side::Light)),
-            Some(text) => parse_position(rules, text),
+    /// The session set to the position given (by default the start, light to move).
+    fn at_position(&self, mut session: Session) -> Result<Session> {
+        if let Some(arg) = &self.position {
+            let json: Value =
+                serde_json::from_str(&read_arg(arg)?).map_err(|e| anyhow!("bad position: {e}; a position is shaped {RACE_POSITION}"))?;
+            session
+                .set(&json)
+                .map_err(|e| anyhow!("illegal position under {}: {e}; a position is shaped {RACE_POSITION}", session.game().rule_id()))?;
         }
+        Ok(session)
     }
 }
 
-/// Reads a position: JSON text, `-` for stdin, or `@FILE`.
-fn parse_position(rules: &Rules, arg: &str) -> Result<State> {
-    let text = match arg {
+/// The text of an argument: itself, `-` for stdin, or `@FILE`.
+fn read_arg(arg: &str) -> Result<String> {
+    Ok(match arg {
         "-" => {
             let mut s = String::new();
             std::io::stdin().read_to_string(&mut s).context("cannot read the position from stdin")?;
@@ -156,23 +159,11 @@ fn parse_position(rules: &Rules, arg: &str) -> Result<State> {
             std::fs::read_to_string(&a[1..]).with_context(|| format!("cannot read the position file {}", &a[1..]))?
         }
         a => a.to_owned(),
-    };
-    const SHAPE: &str = r#"{"to_move":"light","light":{"reserve":N,"off":N,"path":[P,...]},"dark":{...}}"#;
-    let setup: Setup = serde_json::from_str(&text).map_err(|e| anyhow!("bad position: {e}; a position is shaped {SHAPE}"))?;
-    rules.validate(&setup).map_err(|e| anyhow!("illegal position under {}: {e}", rules.id()))
+    })
 }
 
 fn pct(p: f64) -> String {
     format!("{:.4}%", 100.0 * p)
-}
-
-/// The win probability of light, from that of `side`.
-fn light(side: Side, p: f64) -> f64 {
-    if side == Side::Light {
-        p
-    } else {
-        1.0 - p
-    }
 }
 
 #[derive(Args, Debug)]
@@ -183,21 +174,24 @@ pub struct EvalCmd {
 
 impl EvalCmd {
     pub fn run(self) -> Result<()> {
-        let Loaded { table, oracle, state } = self.args.load("eval")?;
-        let rules = oracle.rules();
-        let me = state.to_move();
-        let p = oracle.value(&state);
-        let winner = state.winner(rules);
+        let Loaded { session, table } = self.args.load("eval")?;
+        let e = session.evaluate()?;
+        // A finished game: the loser is the side to move, with nothing to win.
+        let (me, p) = match (e.to_move, e.win, e.winner) {
+            (Some(me), Some(p), _) => (me, p),
+            (_, _, Some(w)) => (w.other(), 0.0),
+            _ => bail!("the table gives no value for this position"),
+        };
         if self.args.json {
             let out = json!({
-                "rules": rules.id(), "options": rules.options, "to_move": me, "winner": winner,
-                "win": p, "light_win": light(me, p), "dark_win": 1.0 - light(me, p),
+                "rules": session.game().rule_id(), "options": session.options(), "to_move": me, "winner": e.winner,
+                "win": p, "light_win": e.light_win, "dark_win": e.dark_win,
             });
             println!("{out}");
             return Ok(());
         }
-        println!("{}, table {}", RulesRef::of(rules), table.path.display());
-        if let Some(w) = winner {
+        println!("{}, table {}", RulesRef::new(session.game().rule_id(), session.options().clone()), table.display());
+        if let Some(w) = e.winner {
             println!("{w} has borne off every piece: the game is over");
         }
         println!("{me} (to move) wins with probability {}", pct(p));
@@ -223,25 +217,14 @@ pub struct HintCmd {
     depth: Option<u32>,
 }
 
-/// The throw `--roll V` or `--raw R` name.
-fn throw_for(rules: &Rules, value: Option<u8>, raw: Option<u8>) -> Result<Throw> {
-    let throws = || rules.throws().map(|(t, _)| format!("{}->{}", t.raw, t.value)).collect::<Vec<_>>().join(", ");
-    let raw = match (value, raw) {
-        (_, Some(r)) => r,
-        (Some(v), None) => rules.raw_for_value(v).map_err(|e| anyhow!("--roll {v}: {e}; throws (raw->value): {}", throws()))?,
-        (None, None) => bail!("give the throw with --roll V or --raw R"),
-    };
-    rules.throw(raw).ok_or_else(|| anyhow!("--raw {raw} cannot be thrown under {}; throws (raw->value): {}", rules.id(), throws()))
-}
-
 impl HintCmd {
-    /// The judge (a table, or a search with `--depth`), the rules, the
-    /// position, and where the values come from in words.
-    fn judge(&self) -> Result<(Judge, Arc<Rules>, State, String)> {
+    /// The game at the position given and its judge (a table, or a search
+    /// with `--depth`), the rules, and where the values come from in words.
+    fn judge(&self) -> Result<(Session, Judge, String)> {
         let Some(depth) = self.depth else {
-            let Loaded { table, oracle, state } = self.args.load("hint")?;
-            let rules = oracle.rules().clone();
-            return Ok((Judge::Table(oracle), rules, state, format!("table {}", table.path.display())));
+            let Loaded { session, table } = self.args.load("hint")?;
+            let judge = session.judge(None)?;
+            return Ok((session, judge, format!("table {}", table.display())));
         };
         if let Some((id, family)) = self.args.rules.builtin_id().and_then(|id| Some((id, ur_rules::family_of(id)?))) {
             if family != ur_rules::Family::Race {
@@ -251,62 +234,58 @@ impl HintCmd {
             }
         }
         let rules = Arc::new(self.args.rules.load_alone()?);
-        if rules.named_pieces() {
-            bail!("ur hint --depth does not model the turns of named pieces; `ur play` (type hint) and the engine's bestmove do");
+        let session = self.args.at_position(Session::with_rules(rules, None, None))?;
+        let judge = session.judge(Some(depth))?;
+        Ok((session, judge, format!("expectimax:{depth} estimates")))
+    }
+
+    /// The raw outcome `--roll V` or `--raw R` name.
+    fn raw(&self, session: &Session) -> Result<u8> {
+        match (self.roll, self.raw) {
+            (_, Some(r)) => Ok(r),
+            (Some(v), None) => raw_for_value(session.game(), v).map_err(|e| anyhow!("--roll {v}: {e}")),
+            (None, None) => bail!("give the throw with --roll V or --raw R"),
         }
-        let state = self.args.state(&rules)?;
-        Ok((Judge::search(&rules, depth), rules, state, format!("expectimax:{depth} estimates")))
     }
 
     pub fn run(self) -> Result<()> {
-        let (judge, rules, state, source) = self.judge()?;
-        let throw = throw_for(&rules, self.roll, self.raw)?;
-        let me = state.to_move();
-        let before = judge.value(&Game::from_state(rules.clone(), state), me);
-        let winner = state.winner(&rules);
-        let named = || anyhow!("named pieces");
-        let moves = if winner.is_some() { Vec::new() } else { judge.move_values(&state, &throw).ok_or_else(named)? };
-        let best = moves.first().map(|m| m.1);
-        let win = if winner.is_some() { before } else { judge.throw_value(&state, &throw).ok_or_else(named)? };
-        let is_best = |v: f64| best.is_some_and(|b| v >= b - 1e-12);
-        // A game in the move phase, for the moves' descriptions.
-        let mut game = Game::from_state(rules.clone(), state);
-        if game.phase() == Phase::Roll {
-            game.roll(throw.raw).map_err(|e| anyhow!("{e}"))?;
+        let (session, judge, source) = self.judge()?;
+        let game = session.game();
+        let rules = RulesRef::new(game.rule_id(), session.options().clone());
+        let raw = self.raw(&session)?;
+        if let Turn::Over(Some(w)) = game.turn() {
+            if self.args.json {
+                let out = json!({"rules": game.rule_id(), "options": session.options(), "to_move": w.other(), "winner": w,
+                    "win": 0.0, "win_before_throw": 0.0, "passed": false, "moves": [], "judge": judge.name(), "exact": judge.exact()});
+                println!("{out}");
+                return Ok(());
+            }
+            println!("{rules}, {source}");
+            println!("{w} has borne off every piece: the game is over, there is nothing to move");
+            println!("{} (to move) wins with probability {}", w.other(), pct(0.0));
+            return Ok(());
         }
-        let extra_note = |mv| {
-            let mut next = state;
-            let effect = rules.apply_unchecked(&mut next, &throw, mv);
-            if effect.extra != Extra::Optional || next.winner(&rules).is_some() {
-                return "";
-            }
-            match judge.extra_roll(&next) {
-                Some((reroll, end)) if reroll >= end => " (then roll again)",
-                Some(_) => " (then end the turn)",
-                None => "",
-            }
+        let hint = match session.hint(Some(raw), self.depth) {
+            Err(SessionError::Hint(e @ HintError::BadThrow { .. })) => bail!("--raw {raw}: {e}"),
+            other => other?.0,
+        };
+        let Hint::Moves { to_move: me, raw, value, moves, win, before } = hint else {
+            bail!("a hint for a throw lists moves");
         };
         if self.args.json {
-            let list: Vec<_> = moves
-                .iter()
-                .map(|&(m, v)| json!({"from": m.from, "to": m.to, "win": v, "best": is_best(v), "text": move_text(&game, m)}))
-                .collect();
+            let list: Vec<_> =
+                moves.iter().map(|m| json!({"from": m.mv.from, "to": m.mv.to, "win": m.win, "best": m.best, "text": m.text})).collect();
             let out = json!({
-                "rules": rules.id(), "options": rules.options, "to_move": me, "winner": winner,
-                "raw": throw.raw, "value": throw.value, "win_before_throw": before, "win": win,
-                "passed": winner.is_none() && moves.is_empty(), "moves": list,
+                "rules": game.rule_id(), "options": session.options(), "to_move": me, "winner": null,
+                "raw": raw, "value": value, "win_before_throw": before, "win": win,
+                "passed": moves.is_empty(), "moves": list,
                 "judge": judge.name(), "exact": judge.exact(),
             });
             println!("{out}");
             return Ok(());
         }
-        println!("{}, {source}", RulesRef::of(&rules));
-        if let Some(w) = winner {
-            println!("{w} has borne off every piece: the game is over, there is nothing to move");
-            println!("{me} (to move) wins with probability {}", pct(before));
-            return Ok(());
-        }
-        println!("{me} to move, throw {} (raw {}); {me} wins with probability {} before the throw", throw.value, throw.raw, pct(before));
+        println!("{rules}, {source}");
+        println!("{me} to move, throw {value} (raw {raw}); {me} wins with probability {} before the throw", pct(before));
         if moves.is_empty() {
             println!("no legal move: the turn passes; {me} wins with probability {}", pct(win));
             return Ok(());
@@ -315,9 +294,14 @@ impl HintCmd {
             1 => println!("1 legal move ({me}'s win probability after it):"),
             n => println!("{n} legal moves, best first ({me}'s win probability after each):"),
         }
-        for &(m, v) in &moves {
-            let mark = if is_best(v) { "   <- best" } else { "" };
-            println!("  {:>9}  {}{}{mark}", pct(v), move_text(&game, m), extra_note(m));
+        for m in &moves {
+            let mark = if m.best { "   <- best" } else { "" };
+            let then = match m.reroll {
+                Some(true) => " (then roll again)",
+                Some(false) => " (then end the turn)",
+                None => "",
+            };
+            println!("  {:>9}  {}{then}{mark}", pct(m.win), m.text);
         }
         Ok(())
     }

@@ -3,25 +3,17 @@
 //! given, and where `ur play`, `ur engine`, `ur eval`, `ur hint` and `ur
 //! review` look for one when no `--table` is given.
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use ur_bots::Oracle;
 use ur_rules::Rules;
-use ur_session::tables::{stored_oracle, Stored};
+use ur_session::tables::TableSource;
 pub use ur_solve::store::{dir, ENV};
 
-/// The store's table for `rules`, ready for lookups. A table there that
-/// cannot be used is reported on stderr and passed over: the caller plays on
-/// without one.
-pub fn oracle_for(store: Option<&Path>, rules: &Arc<Rules>) -> Option<(Oracle, PathBuf)> {
-    match stored_oracle(store, rules) {
-        Stored::None => None,
-        Stored::Found(oracle, path) => Some((oracle, path)),
-        Stored::Unusable(path, why) => {
-            eprintln!("warning: not using the stored table {}: {why}", path.display());
-            None
-        }
+/// Warns on stderr when the store's table for `rules` cannot be used and
+/// is passed over: the caller goes on without one.
+pub fn warn_passed_over(tables: &TableSource, rules: &Arc<Rules>) {
+    if let Some((path, why)) = tables.passed_over(rules) {
+        eprintln!("warning: not using the stored table {}: {why}", path.display());
     }
 }
 

@@ -43,7 +43,7 @@ fn every_family_set_is_listed_shown_played_replayed_and_served() {
         assert!(out.contains("wins") || out.contains("drawn"), "{id}: {out}");
         let record: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         assert_eq!(record["version"], 2, "{id}");
-        assert!(ok(&["replay", p(&file)]).contains("every step is legal"), "{id}");
+        assert!(ok(&["replay", p(&file)]).contains("every one is legal"), "{id}");
         let report = ok(&["arena", "--rules", id, "--bots", "random,greedy,level2", "--games", "2", "--quiet", "--json"]);
         let again = ok(&["arena", "--rules", id, "--bots", "random,greedy,level2", "--games", "2", "--quiet", "--json", "--threads", "1"]);
         assert_eq!(report, again, "{id}: the seed fixes the report whatever the thread count");
@@ -78,7 +78,7 @@ fn a_version_2_record_replays_and_a_broken_one_is_refused() {
     let mut record = serde_json::to_value(rec.record()).unwrap();
     std::fs::write(&file, record.to_string()).unwrap();
     let out = ok(&["replay", p(&file)]);
-    assert!(out.contains("every step is legal") && out.contains("wins"), "{out}");
+    assert!(out.contains("every one is legal") && out.contains("wins"), "{out}");
     record["steps"][1] = json!({"act": {"move": {"from": 9, "to": 12}}});
     std::fs::write(&file, record.to_string()).unwrap();
     fails(&["replay", p(&file)], &["does not replay", "step 1"]);

@@ -41,6 +41,10 @@ pub struct AnyRecord {
     #[serde(default)]
     pub options: Options,
     pub first: Side,
+    /// The position the steps start from, in the family's JSON, when the
+    /// game was set up rather than started (absent: the rule set's start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<Value>,
     /// Rolls and decisions, in order.
     pub steps: Vec<Step>,
     /// Whether the game was over when recorded; checked on replay.
@@ -60,6 +64,8 @@ pub enum AnyRecordError {
     Rules(#[from] SpecError),
     #[error("the record says '{rules}' is of the {recorded:?} family, but it is of the {actual:?} family")]
     Family { rules: String, recorded: Family, actual: Family },
+    #[error("the start position cannot be set up: {0}")]
+    Start(Box<PlayError>),
     #[error("step {index} ({step}) is illegal: {error}")]
     Illegal { index: usize, step: String, error: Box<PlayError> },
     #[error("the record says the game ended {recorded}, but replaying it gives {actual}")]
@@ -89,6 +95,9 @@ impl AnyRecord {
             return Err(AnyRecordError::Version(self.version));
         }
         let mut game = AnyGame::new(&self.rules, &self.options, self.first)?;
+        if let Some(start) = &self.start {
+            game.set_position(start).map_err(|error| AnyRecordError::Start(Box::new(error)))?;
+        }
         let actual = family_of(&self.rules).unwrap_or(game.family());
         if actual != self.family {
             return Err(AnyRecordError::Family { rules: self.rules.clone(), recorded: self.family, actual });
@@ -138,6 +147,7 @@ impl AnyRecorder {
             family: game.family(),
             options: options.clone(),
             first,
+            start: None,
             steps: Vec::new(),
             over: false,
             winner: None,

@@ -23,6 +23,38 @@ pub fn side_name(game: &AnyGame, side: Side) -> String {
     }
 }
 
+/// Where a game stands, in a sentence: its result, or who plays and what
+/// the game waits for (and a pot's payments, where there is one).
+pub fn standing_line(game: &AnyGame) -> String {
+    let name = |s| side_name(game, s);
+    let mut line = match (game.turn(), game) {
+        (Turn::Over(Some(w)), _) => format!("Result: {} wins.", name(w)),
+        (Turn::Over(None), AnyGame::Race(_)) => "Result: game over.".into(),
+        (Turn::Over(None), _) => "Result: a draw.".into(),
+        (Turn::Roll(s), _) => format!("Game unfinished: {} to play; the game waits for a roll.", name(s)),
+        (Turn::Decide(s), AnyGame::Race(g)) => {
+            format!("Game unfinished: {} to play; the game waits for {}.", name(s), race_waits(g.phase()))
+        }
+        (Turn::Decide(s), _) => format!("Game unfinished: {} to play; the game waits for a decision.", name(s)),
+    };
+    if let AnyGame::Race(g) = game {
+        if let Some(paid) = g.pot_paid() {
+            line += &format!("\nPot: light paid {}, dark paid {}; total {}.", paid[0], paid[1], paid[0] + paid[1]);
+        }
+    }
+    line + "\n"
+}
+
+fn race_waits(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Roll => "a roll",
+        Phase::Declare => "a declaration (move or summon)",
+        Phase::Move => "a move",
+        Phase::ExtraRoll => "a choice: roll again or end the turn",
+        Phase::Over => "nothing",
+    }
+}
+
 /// A family's name in words.
 pub fn family_name(family: crate::Family) -> &'static str {
     match family {

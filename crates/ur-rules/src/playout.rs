@@ -17,6 +17,31 @@ pub struct Playout {
 }
 
 impl Rules {
+    /// Plays `n` random games from the start, light first, seeded: the games
+    /// `ur bench` counts. Returns (games, light wins, throws).
+    pub fn random_games(&self, n: u64, seed: u64) -> (u64, u64, u64) {
+        let rules = self;
+        let start = State::start(rules, Side::Light);
+        let (mut light, mut throws) = (0, 0);
+        if rules.named_pieces() {
+            let rules = std::sync::Arc::new(rules.clone());
+            let mut dice = crate::SeededDice::new(seed);
+            for _ in 0..n {
+                let mut g = crate::Game::new(rules.clone(), Side::Light);
+                light += u64::from(g.play_random(&mut dice, usize::MAX) == Some(Side::Light));
+                throws += g.history().iter().filter(|a| matches!(a, crate::Action::Roll(_))).count() as u64;
+            }
+            return (n, light, throws);
+        }
+        let mut rng = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(seed);
+        for _ in 0..n {
+            let p = rules.random_playout(&start, &mut rng);
+            light += u64::from(p.winner == Side::Light);
+            throws += u64::from(p.throws);
+        }
+        (n, light, throws)
+    }
+
     /// Plays one game from `start`, both sides choosing uniformly at random
     /// among legal moves (and taking optional extra rolls half the time).
     ///

@@ -84,6 +84,29 @@ pub fn replay_any(name: &str, record: &AnyRecord) -> Result<AnyGame, RecordsErro
     })
 }
 
+/// A record replayed: the game where it ends, and what the record held.
+pub struct Replayed {
+    pub game: AnyGame,
+    /// Rolls and decisions (a race record counts its actions).
+    pub steps: usize,
+    /// Whether the rules came from a rule-set file stored in the record.
+    pub rules_from_file: bool,
+}
+
+/// Replays a saved game of any family, every step checked.
+///
+/// # Errors
+/// As [`replay_race`] and [`replay_any`].
+pub fn replay(name: &str, saved: &SavedGame) -> Result<Replayed, RecordsError> {
+    Ok(match saved {
+        SavedGame::Race(r) => {
+            let game = AnyGame::Race(replay_race(name, r)?);
+            Replayed { game, steps: r.actions.len(), rules_from_file: r.rules_file.is_some() }
+        }
+        SavedGame::Family(r) => Replayed { game: replay_any(name, r)?, steps: r.steps.len(), rules_from_file: false },
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -94,6 +94,8 @@ pub struct Session {
     rules_text: Option<String>,
     /// The steps of a game beyond the race (race games keep their own).
     steps: Vec<Step>,
+    /// The position set by [`Session::set`], where the steps start.
+    start: Option<Value>,
     /// The table for these rules, or why the one found does not fit.
     oracle: Option<Result<Oracle, String>>,
     dice: SeededDice,
@@ -122,7 +124,7 @@ impl Session {
         };
         let oracle = report::race_rules(&game).and_then(|r| tables.oracle(r));
         let dice = SeededDice::new(0);
-        Ok(Session { game, options: new.options.clone(), first: new.first, rules_text, steps: Vec::new(), oracle, dice })
+        Ok(Session { game, options: new.options.clone(), first: new.first, rules_text, steps: Vec::new(), start: None, oracle, dice })
     }
 
     /// A game replayed from its record, to go on with it (an unfinished game
@@ -132,19 +134,28 @@ impl Session {
     /// A record that does not replay.
     pub fn resume(saved: &SavedGame, tables: &dyn Tables) -> Result<Session, SessionError> {
         let record = |e: &dyn std::fmt::Display| SessionError::Record(e.to_string());
-        let (game, options, first, rules_text, steps) = match saved {
+        let (game, options, first, rules_text, steps, start) = match saved {
             SavedGame::Race(r) => {
                 let game = report::race_resume(r).map_err(|e| record(&e))?;
-                (game, r.options.clone(), r.first, r.rules_file.clone(), Vec::new())
+                (game, r.options.clone(), r.first, r.rules_file.clone(), Vec::new(), None)
             }
             SavedGame::Family(r) => {
                 let game = r.replay().map_err(|e| record(&e))?;
-                (game, r.options.clone(), r.first, None, r.steps.clone())
+                (game, r.options.clone(), r.first, None, r.steps.clone(), r.start.clone())
             }
         };
         let oracle = report::race_rules(&game).and_then(|r| tables.oracle(r));
         let dice = SeededDice::new(0);
-        Ok(Session { game, options, first, rules_text, steps, oracle, dice })
+        Ok(Session { game, options, first, rules_text, steps, start, oracle, dice })
+    }
+
+    /// A new race game under rules already built (from a table's header,
+    /// say), light first, with the table's oracle if there is one.
+    pub fn with_rules(rules: Arc<Rules>, rules_text: Option<String>, oracle: Option<Oracle>) -> Session {
+        let options = rules.options.clone();
+        let game = report::race_game(rules, Side::Light);
+        let oracle = oracle.map(Ok);
+        Session { game, options, first: Side::Light, rules_text, steps: Vec::new(), start: None, oracle, dice: SeededDice::new(0) }
     }
 
     /// Seeds the dice that [`Session::roll_dice`] throws.
@@ -229,6 +240,7 @@ impl Session {
     pub fn set(&mut self, position: &Value) -> Result<(), SessionError> {
         self.game.set_position(position)?;
         self.steps.clear();
+        self.start = Some(self.game.position_json());
         Ok(())
     }
 
@@ -288,13 +300,29 @@ impl Session {
     /// # Errors
     /// A family without a judge, or a table that does not fit.
     pub fn review(&self, depth: Option<u32>) -> Result<(Review, Judge), SessionError> {
+        self.review_with(depth, |_| {})
+    }
+
+    /// As [`Session::review`], telling `progress` how many actions are done.
+    ///
+    /// # Errors
+    /// As [`Session::review`].
+    pub fn review_with(&self, depth: Option<u32>, progress: impl FnMut(usize)) -> Result<(Review, Judge), SessionError> {
         let depth = match (&self.oracle, depth) {
             (Some(Ok(_)), None) => None,
             (_, d) => Some(d.unwrap_or(DEFAULT_DEPTH)),
         };
         let judge = self.judge(depth)?;
-        let review = hint::review_game(&judge, &self.game, self.rules_text.clone())?;
+        let review = hint::review_game(&judge, &self.game, self.rules_text.clone(), progress)?;
         Ok((review, judge))
+    }
+
+    /// The number of decisions and rolls in the record (race games count their actions).
+    pub fn record_len(&self) -> usize {
+        match self.record() {
+            SavedGame::Race(r) => r.actions.len(),
+            SavedGame::Family(r) => r.steps.len(),
+        }
     }
 
     /// The record of the game so far.
@@ -312,6 +340,7 @@ impl Session {
             family: self.game.family(),
             options: self.options.clone(),
             first: self.first,
+            start: self.start.clone(),
             steps: self.steps.clone(),
             over,
             winner,
@@ -394,5 +423,32 @@ mod tests {
         let (hint, judge) = s.hint(None, Some(1)).unwrap();
         assert!(matches!(hint, Hint::Moves { value: 2, .. }) && judge.name() == "expectimax:1");
         assert_eq!(s.record().clone(), s.record());
+    }
+
+    /// Plays `n` steps of the first open decision with the session's dice.
+    fn play_steps(s: &mut Session, n: usize) {
+        for _ in 0..n {
+            match s.game().turn() {
+                Turn::Over(_) => break,
+                Turn::Roll(_) => drop(s.roll_dice().unwrap()),
+                Turn::Decide(_) => drop(s.act(&s.game().actions()[0].clone()).unwrap()),
+            }
+        }
+    }
+
+    #[test]
+    fn a_game_set_to_a_position_records_where_it_started() {
+        for id in all_ids() {
+            let mut from = Session::new(&NewGame::builtin(&id), &NoTables).unwrap();
+            from.seed_dice(3);
+            play_steps(&mut from, 25);
+            let Turn::Roll(_) = from.game().turn() else { continue };
+            let mut s = Session::new(&NewGame::builtin(&id), &NoTables).unwrap();
+            s.set(&from.game().position_json()).unwrap();
+            s.seed_dice(4);
+            play_steps(&mut s, 12);
+            let back = Session::resume(&s.record(), &NoTables).unwrap();
+            assert_eq!(back.game().position_json(), s.game().position_json(), "{id}");
+        }
     }
 }

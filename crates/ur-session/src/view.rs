@@ -214,7 +214,8 @@ pub fn game_view(session: &Session) -> GameView {
 
 /// A game as a picture (what [`game_view`] shows of a session's game).
 pub fn view_of(game: &AnyGame) -> GameView {
-    let (turn, winner) = turn_view(game);
+    let board_text = game.board_text();
+    let (turn, winner) = turn_view(game, &board_text);
     let (board, position, throw) = match game {
         AnyGame::Race(g) => (race_board(g.rules()), race_position(g), race_throw(g)),
         AnyGame::Bens(g) => bens_parts(g),
@@ -236,7 +237,7 @@ pub fn view_of(game: &AnyGame) -> GameView {
         throw,
         actions,
         winner,
-        board_text: game.board_text(),
+        board_text,
     }
 }
 
@@ -255,13 +256,24 @@ fn side_view(game: &AnyGame, side: Side) -> SideView {
     SideView { key: side_key(side), name: game.side_name(side).to_string() }
 }
 
-fn turn_view(game: &AnyGame) -> (TurnView, Option<String>) {
+fn turn_view(game: &AnyGame, board_text: &str) -> (TurnView, Option<String>) {
+    // The game's own words for what it waits for: the last line of its
+    // board text ("Black to move 3", "start procedure: White throws").
+    let told = |fallback: String| {
+        let line = board_text.lines().rev().map(str::trim).find(|l| !l.is_empty()).unwrap_or_default();
+        // The tower games add their count of quiet turns (a note here).
+        let line = line.split("; ").next().unwrap_or_default().to_string();
+        let mut chars = line.chars();
+        chars.next().map_or(fallback, |c| c.to_uppercase().chain(chars).collect())
+    };
     match game.turn() {
         Turn::Roll(side) => {
-            (TurnView { side: Some(side_key(side)), stage: "roll".into(), text: format!("{} to roll", game.side_name(side)) }, None)
+            let text = told(format!("{} to roll", game.side_name(side)));
+            (TurnView { side: Some(side_key(side)), stage: "roll".into(), text }, None)
         }
         Turn::Decide(side) => {
-            (TurnView { side: Some(side_key(side)), stage: "act".into(), text: format!("{} to move", game.side_name(side)) }, None)
+            let text = told(format!("{} to move", game.side_name(side)));
+            (TurnView { side: Some(side_key(side)), stage: "act".into(), text }, None)
         }
         Turn::Over(won) => {
             let winner = won.map(side_key).unwrap_or_else(|| "draw".into());

@@ -108,6 +108,7 @@ fn check(view: &GameView, game: &AnyGame) {
     // Turn, throw and actions.
     let actions = game.actions();
     assert_eq!(view.actions.len(), actions.len(), "{id}");
+    assert!(!view.turn.text.is_empty() && !view.turn.text.contains("turns without progress"), "{id}: {}", view.turn.text);
     match game.turn() {
         Turn::Roll(s) => assert_eq!((view.turn.stage.as_str(), view.turn.side.as_deref()), ("roll", Some(s.name())), "{id}"),
         Turn::Decide(s) => assert_eq!((view.turn.stage.as_str(), view.turn.side.as_deref()), ("act", Some(s.name())), "{id}"),

@@ -161,8 +161,8 @@ impl Engine {
             (RulesSource::File(_), SessionError::Rules(e)) => format!("rules_toml: {e}"),
             (_, e) => reply::new_game_error(e),
         })?;
-        if let Some((path, why)) = ur_rules::report::race_rules(session.game()).and_then(|r| self.tables.passed_over(r)) {
-            eprintln!("warning: not using the stored table {}: {why}", path.display());
+        if let Some(rules) = ur_rules::report::race_rules(session.game()) {
+            crate::table_store::warn_passed_over(&self.tables, rules);
         }
         let mut m = reply::show(&session);
         m.insert("options".into(), reply::options_json(&session));

@@ -141,7 +141,7 @@ pub fn judged_by(m: &mut Map<String, Value>, judge: &Judge) {
 pub fn hint(hint: &Hint, judge: &Judge) -> Map<String, Value> {
     let mut m = Map::new();
     match hint {
-        Hint::Moves { to_move, raw, value, moves, win } => {
+        Hint::Moves { to_move, raw, value, moves, win, .. } => {
             let list = moves.iter().map(|h| {
                 let mut v = move_json(h.mv, &h.effect);
                 v["win"] = json!(h.win);

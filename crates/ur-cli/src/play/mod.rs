@@ -17,6 +17,7 @@ use ur_bots::hint::action_values;
 use ur_bots::review::Judge;
 use ur_bots::{make_bot_with_table, Bot, BotError};
 use ur_rules::{narrate, AnyAction, AnyGame, Family, Playable, Side, Turn};
+use ur_session::review_text::play_summary;
 use ur_session::tables::{LoadedTable, TableSource};
 use ur_session::{NewGame, RulesSource, SavedGame, Session, DEFAULT_DEPTH};
 
@@ -82,9 +83,7 @@ impl PlayCmd {
         };
         session.seed_dice(seed);
         if let Some(rules) = ur_rules::report::race_rules(session.game()) {
-            if let Some((path, why)) = tables.passed_over(rules) {
-                eprintln!("warning: not using the stored table {}: {why}", path.display());
-            }
+            crate::table_store::warn_passed_over(&tables, rules);
         }
         if let (Some(_), Some(Err(why))) = (&self.table, session.table()) {
             bail!("{why}");
@@ -114,9 +113,8 @@ impl PlayCmd {
         }
         announce_result(&session, &humans, finished);
         if finished && !self.quiet && !humans.is_empty() {
-            if let (Some(judge), SavedGame::Race(record)) = (&table.judge, session.record()) {
-                let rules = ur_rules::report::race_rules(session.game()).expect("a race record is of a race game");
-                print!("{}", crate::review::play_summary(rules, judge, &record, &humans, self.save.is_some())?);
+            if let Some(judge) = &table.judge {
+                print!("{}", play_summary(&session, judge, &humans, self.save.is_some())?.unwrap_or_default());
             }
         }
         Ok(())

@@ -44,7 +44,7 @@ use ur_rules::marker::akalandung::{AkalandungGame, AkalandungSetup};
 use ur_rules::marker::bens::{BensGame, BensSetup};
 use ur_rules::{AnyGame, Options, Playable, Side};
 
-use crate::runner::{self, Family};
+use crate::runner::{self, open_problems, roll_problem, Family};
 
 pub struct Marker;
 
@@ -189,31 +189,17 @@ fn open_texts(game: &AnyGame) -> Vec<String> {
 
 fn run_step(game: &mut AnyGame, step: &Step, errs: &mut Vec<String>) -> Result<(), String> {
     if let Some(raw) = step.raw {
-        match (game.roll(raw), step.roll_error) {
-            (Ok(()), true) => errs.push(format!("roll {raw} was accepted, expected refused")),
-            (Err(e), false) => return Err(format!("roll {raw} refused: {e}")),
-            _ => {}
+        if let Err(e) = roll_problem(raw, game.roll(raw), step.roll_error) {
+            if step.roll_error {
+                errs.push(e);
+            } else {
+                return Err(e);
+            }
         }
     }
     let open = open_texts(game);
-    if let Some(want) = &step.legal {
-        let (mut w, mut g) = (want.clone(), open.clone());
-        w.sort();
-        g.sort();
-        if w != g {
-            errs.push(format!("open actions are {g:?}, expected {w:?}"));
-        }
-    }
-    for m in step.must.iter().flatten() {
-        if !open.contains(m) {
-            errs.push(format!("'{m}' must be open; open: {open:?}"));
-        }
-    }
-    for m in step.must_not.iter().flatten() {
-        if open.contains(m) {
-            errs.push(format!("'{m}' must not be open; open: {open:?}"));
-        }
-    }
+    let list = |v: &Option<Vec<String>>| v.clone().unwrap_or_default();
+    errs.extend(open_problems(&open, step.legal.as_deref(), &list(&step.must), &list(&step.must_not)));
     if let Some(p) = &step.play {
         let action = game.action_from_text(p).map_err(|e| format!("play '{p}': {e}"))?;
         game.apply(&action).map_err(|e| format!("play '{p}' refused: {e}"))?;

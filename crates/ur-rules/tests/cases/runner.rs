@@ -302,3 +302,30 @@ pub fn assert_coverage<F: Family>() {
     let problems = coverage::<F>();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// A roll's outcome against the case: an accepted roll that should be
+/// refused, or a refused one that should be accepted.
+pub fn roll_problem<E: std::fmt::Display>(raw: u8, result: Result<(), E>, refused: bool) -> Result<(), String> {
+    match (result, refused) {
+        (Ok(()), true) => Err(format!("roll {raw} was accepted, expected refused")),
+        (Err(e), false) => Err(format!("roll {raw} refused: {e}")),
+        _ => Ok(()),
+    }
+}
+
+/// The open actions against a step's `legal` (exactly these, any order),
+/// `must` (among them) and `must_not` (not among them).
+pub fn open_problems(open: &[String], legal: Option<&[String]>, must: &[String], must_not: &[String]) -> Vec<String> {
+    let mut errs = Vec::new();
+    if let Some(want) = legal {
+        let (mut w, mut g) = (want.to_vec(), open.to_vec());
+        w.sort();
+        g.sort();
+        if w != g {
+            errs.push(format!("open actions are {g:?}, expected {w:?}"));
+        }
+    }
+    errs.extend(must.iter().filter(|m| !open.contains(m)).map(|m| format!("'{m}' must be open; open: {open:?}")));
+    errs.extend(must_not.iter().filter(|m| open.contains(m)).map(|m| format!("'{m}' must not be open; open: {open:?}")));
+    errs
+}

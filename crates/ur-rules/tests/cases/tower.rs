@@ -44,7 +44,7 @@ use serde::Deserialize;
 use ur_rules::tower::{cell, square, TowerGame, TowerRules, TowerSetup, TOWER_IDS};
 use ur_rules::{Cell, Options, Playable, Side, Turn};
 
-use crate::runner::{self, Family};
+use crate::runner::{self, open_problems, roll_problem, Family};
 
 pub struct Tower;
 
@@ -194,27 +194,14 @@ fn open_texts(g: &TowerGame) -> Vec<String> {
 fn run_step(g: &mut TowerGame, st: &Step) -> Result<(), String> {
     if let Some(raw) = st.raw {
         let before = g.snapshot();
-        match (g.roll(raw), st.roll_error) {
-            (Ok(()), true) => return Err(format!("roll {raw} accepted, should be refused")),
-            (Err(e), false) => return Err(format!("roll {raw} refused: {e}")),
-            (Err(_), true) if g.snapshot() != before => return Err("a refused roll changed the game".into()),
-            _ => {}
+        roll_problem(raw, g.roll(raw), st.roll_error)?;
+        if st.roll_error && g.snapshot() != before {
+            return Err("a refused roll changed the game".into());
         }
     }
     let open = open_texts(g);
-    if let Some(legal) = &st.legal {
-        let (mut want, mut got) = (legal.clone(), open.clone());
-        want.sort();
-        got.sort();
-        if want != got {
-            return Err(format!("legal actions: expected {want:?}, got {got:?}\n{g}"));
-        }
-    }
-    if let Some(m) = st.must.iter().find(|m| !open.contains(m)) {
-        return Err(format!("{m} should be legal; open: {open:?}\n{g}"));
-    }
-    if let Some(m) = st.must_not.iter().find(|m| open.contains(m)) {
-        return Err(format!("{m} should not be legal\n{g}"));
+    if let Some(problem) = open_problems(&open, st.legal.as_deref(), &st.must, &st.must_not).into_iter().next() {
+        return Err(format!("{problem}\n{g}"));
     }
     if let Some(p) = st.passed {
         let passed = !matches!(g.turn(), Turn::Decide(_));
