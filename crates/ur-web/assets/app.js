@@ -836,10 +836,14 @@ class GameScreen {
       if (canGo.has(k)) parts.push(t('a11y.moveHere'));
       g.setAttribute('aria-label', parts.join(', '));
     }
+    const tower = v.rules.family === 'tower';
     for (const kind of ['reserve', 'off']) {
       for (const side of SIDES) {
         const g = svg.querySelector(`[data-${kind}="${side}"]`);
         if (!g) continue;
+        // The pile's caption in the page's language.
+        const caption = g.querySelector(':scope > text:not([data-count])');
+        if (caption) caption.textContent = t(kind === 'reserve' ? 'board.reserve' : (tower ? 'board.lost' : 'board.off'), { side: sideName(v, side) });
         const n = v.position[kind][side === 'light' ? 0 : 1];
         const parts = [t('spot.' + kind, { side: sideName(v, side) }) + ': ' + n];
         const k = spotKey({ at: kind, side }, v);

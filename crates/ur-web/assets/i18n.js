@@ -132,6 +132,9 @@ const STRINGS = {
 
     'spot.reserve': '{side}\'s pieces waiting to enter',
     'a11y.pieces': '{n} {side} piece(s)',
+    'board.reserve': '{side} to enter',
+    'board.off': '{side} off',
+    'board.lost': '{side} lost',
     'a11y.stack': 'a stack of {n} under {side}',
     'a11y.canMove': 'can move',
     'a11y.moveHere': 'move here',
@@ -299,6 +302,9 @@ const STRINGS = {
 
     'spot.reserve': 'pions de {side} en attente d\'entrer',
     'a11y.pieces': '{n} pion(s) {side}',
+    'board.reserve': '{side} à entrer',
+    'board.off': '{side} sortis',
+    'board.lost': '{side} perdus',
     'a11y.stack': 'une pile de {n} tenue par {side}',
     'a11y.canMove': 'peut avancer',
     'a11y.moveHere': 'aller ici',
@@ -342,6 +348,7 @@ const STRINGS = {
 // Side names the rule sets use, in French. Other names pass through.
 const SIDE_NAMES_FR = {
   Light: 'Clair', Dark: 'Foncé', Black: 'Noir', White: 'Blanc', Red: 'Rouge', Blue: 'Bleu',
+  'Player A': 'Joueur A', 'Player B': 'Joueur B',
 };
 
 // The built-in rule sets in French: the summary each rules page and the lobby
