@@ -105,7 +105,7 @@ export async function person(browser, server, { viewport = { width: 1200, height
 /** Through the lobby: pick the rule set, the mode, the bot and the side, and start. */
 export async function startInLobby(page, server, { rules, mode = 'bot', bot = '1', seat = 'light', options = {} } = {}) {
   await page.goto(server.url + '/');
-  await page.waitForSelector('#ruleset option');
+  await page.waitForSelector('#ruleset option', { state: 'attached' });
   await page.selectOption('#ruleset', rules);
   await page.check(`input[name=mode][value=${mode}]`);
   if (mode === 'bot') await page.selectOption('#bot-level', bot);
@@ -124,26 +124,34 @@ export async function startInLobby(page, server, { rules, mode = 'bot', bot = '1
   return page.evaluate(() => window.urApp.screen.id);
 }
 
-/** What the page shows now. */
-export function state(page) {
-  return page.evaluate(() => {
-    const s = window.urApp.screen;
-    if (!s || !s.view) return null;
-    return {
-      id: s.id, seq: s.seq, stage: s.view.turn.stage, turn: s.view.turn.side, you: s.game && s.game.you,
-      mode: s.game && s.game.mode, canAct: s.canAct(), busy: s.busy, winner: s.view.winner,
-      actions: s.view.actions, paths: s.view.board.paths, online: s.online, status: document.getElementById('status').textContent,
-    };
-  });
+// What the page shows now, read inside the page.
+function readState() {
+  const s = window.urApp.screen;
+  if (!s || !s.view) return null;
+  return {
+    id: s.id, seq: s.seq, stage: s.view.turn.stage, turn: s.view.turn.side, you: s.game && s.game.you,
+    mode: s.game && s.game.mode, canAct: s.canAct(), busy: s.busy, winner: s.view.winner,
+    actions: s.view.actions, paths: s.view.board.paths, online: s.online, status: document.getElementById('status').textContent,
+  };
 }
 
-/** Wait until this page may act, or the game is over. */
+const READ = `(${readState})()`;
+
+/** What the page shows now. */
+export function state(page) {
+  return page.evaluate(READ);
+}
+
+/** Wait until this page may act, or the game is over; its state then. */
 export async function waitTurn(page, timeout = 30000) {
-  await page.waitForFunction(() => {
+  const handle = await page.waitForFunction(`(() => {
     const s = window.urApp.screen;
-    return s && s.view && s.online && !s.busy && (s.view.winner || s.canAct());
-  }, null, { timeout, polling: 25 });
-  return state(page);
+    if (!(s && s.view && s.online && !s.busy && (s.view.winner || s.canAct()))) return false;
+    return ${READ};
+  })()`, null, { timeout, polling: 'raf' });
+  const st = await handle.jsonValue();
+  await handle.dispose();
+  return st;
 }
 
 function spotSelector(spot, side) {
@@ -183,13 +191,13 @@ export async function step(page, rng = Math.random, onAction = null) {
   const st = await waitTurn(page);
   if (st.winner) return st;
   if (st.stage === 'roll') {
-    await page.click('#roll');
+    await page.locator('#roll').click({ force: true });
   } else {
     const a = pickAction(st, rng);
     if (!a) throw new Error('no action to take: ' + JSON.stringify(st));
     if (onAction) onAction(a, st);
     if (a.kind === 'choice' || !a.to) {
-      await page.click(`#choices button[data-action="${a.index}"]`);
+      await page.locator(`#choices button[data-action="${a.index}"]`).click({ force: true });
     } else {
       if (a.from) {
         const from = await pieceOrSquare(page, a.from, st.turn);
@@ -215,8 +223,7 @@ export async function waitChange(page, seq, timeout = 15000) {
   await page.waitForFunction((q) => {
     const s = window.urApp.screen;
     return s && s.seq !== q;
-  }, seq, { timeout, polling: 20 });
-  return state(page);
+  }, seq, { timeout, polling: 'raf' });
 }
 
 /** Play this page's side (or both sides in hot-seat) until the game ends. */

@@ -76,7 +76,8 @@ test('online by link: two players to the end, a watcher sees each move and canno
     const p = await whoseTurn(players);
     if (!p) break;
     const before = await state(p);
-    const after = await step(p, rng);
+    await step(p, rng);
+    const after = await state(p);
     moves += 1;
     // The watcher sees the same view, move by move.
     await carol.page.waitForFunction((q) => window.urApp.screen.seq >= q, after.seq, { timeout: 10000 });

@@ -209,6 +209,11 @@ async function showLobby(routeId) {
     try { details = await loadDetails(state.rules); } catch (_) { return; }
     if (details.id !== state.rules && !rules.find((x) => x.id === details.id)) return;
     const opts = normOptions(details.options);
+    // Every race rule set takes a number of pieces (`--pieces`); its default is the start's reserve.
+    const race = r && familyOf(r) === 'race';
+    if (race && !opts.some((o) => o.name === 'pieces') && details.view) {
+      opts.unshift({ name: 'pieces', description: t('lobby.pieces'), default: String(details.view.position.reserve[0]), values: [], min: 1, max: 15, ours: true });
+    }
     const chosen = state.options[state.rules] || {};
     if (!opts.length) {
       fill(optionsBox, h('p', { class: 'muted' }, t('lobby.noOptions')));
@@ -351,7 +356,7 @@ function optionField(o, value, onChange) {
   return h('div', { class: 'option' },
     h('label', { for: id }, h('code', {}, o.name)),
     input,
-    o.description ? h('p', { class: 'muted small', lang: 'en' }, o.description) : null);
+    o.description ? h('p', { class: 'muted small', lang: o.ours ? null : 'en' }, o.description) : null);
 }
 
 // ------------------------------------------------------------- rules page
