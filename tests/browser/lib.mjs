@@ -92,6 +92,17 @@ export async function person(browser, server, { viewport = { width: 1200, height
   const errors = [];
   await context.route('**/*', (route) => {
     const u = route.request().url();
+    // While working on the page: its files from the source tree instead of
+    // those embedded in the binary (UR_ASSETS_FROM=crates/ur-web/assets).
+    if (process.env.UR_ASSETS_FROM && u.startsWith(server.url)) {
+      const p = new URL(u).pathname;
+      // Not the document itself: a fulfilled document loses its loopback address and its websockets.
+      const file = p.startsWith('/assets/') ? p.slice(8) : null;
+      if (file && fs.existsSync(path.resolve(repo, process.env.UR_ASSETS_FROM, file))) {
+        const types = { js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml', html: 'text/html' };
+        return route.fulfill({ status: 200, contentType: types[file.split('.').pop()] || 'application/octet-stream', body: fs.readFileSync(path.resolve(repo, process.env.UR_ASSETS_FROM, file)) });
+      }
+    }
     if (u.startsWith(server.url) || u.startsWith(server.url.replace('http', 'ws')) || u.startsWith('data:') || u.startsWith('blob:')) return route.continue();
     errors.push('request outside the server: ' + u);
     return route.abort();
@@ -228,9 +239,13 @@ export async function waitChange(page, seq, timeout = 15000) {
 
 /** Play this page's side (or both sides in hot-seat) until the game ends. */
 export async function playToEnd(page, { maxSteps = 3000, rng = seeded(1), onStep = null } = {}) {
+  const t0 = Date.now();
   for (let i = 0; i < maxSteps; i += 1) {
     const st = await waitTurn(page, 60000);
-    if (st.winner) return st;
+    if (st.winner) {
+      if (process.env.UR_TEST_VERBOSE) console.log(`# ${st.id}: ${i} steps in ${Date.now() - t0} ms`);
+      return st;
+    }
     await step(page, rng);
     if (onStep) await onStep(i);
   }

@@ -210,8 +210,8 @@ async function showLobby(routeId) {
     if (details.id !== state.rules && !rules.find((x) => x.id === details.id)) return;
     const opts = normOptions(details.options);
     // Every race rule set takes a number of pieces (`--pieces`); its default is the start's reserve.
-    const race = r && familyOf(r) === 'race';
-    if (race && !opts.some((o) => o.name === 'pieces') && details.view) {
+    const isRace = r && familyOf(r) === 'race';
+    if (isRace && !opts.some((o) => o.name === 'pieces') && details.view) {
       opts.unshift({ name: 'pieces', description: t('lobby.pieces'), default: String(details.view.position.reserve[0]), values: [], min: 1, max: 15, ours: true });
     }
     const chosen = state.options[state.rules] || {};
