@@ -70,7 +70,8 @@ async fn online_games_survive_a_sigkill_of_the_server() {
     for (k, rules) in ["finkel", "masters", "bens-ur"].iter().enumerate() {
         let g = create(addr, json!({"rules": rules, "mode": "online", "seat": "light"})).await;
         let invite = g["invite"].as_str().unwrap().split("token=").nth(1).unwrap().to_string();
-        let mut game = Game { id: g["id"].as_str().unwrap().into(), tokens: [g["token"].as_str().unwrap().into(), invite], acked: Value::Null };
+        let mut game =
+            Game { id: g["id"].as_str().unwrap().into(), tokens: [g["token"].as_str().unwrap().into(), invite], acked: Value::Null };
         let mut players = open(addr, &game).await;
         let v = players[0].last.clone().unwrap();
         game.acked = play(&mut players, v, 20 + 7 * k).await;
