@@ -3,6 +3,7 @@
 //! small HTTP API, and a websocket per player or watcher (docs/serve.md).
 //! Every step is stored (SQLite or PostgreSQL) before anyone hears of it.
 
+pub mod client;
 pub mod http;
 pub mod live;
 pub mod store;

@@ -343,6 +343,10 @@ impl Hub {
         let game = self.rebuild(&row, &events)?;
         games.insert(id.to_string(), game.clone());
         drop(games);
+        if self.store.is_postgres() {
+            // Who is connected to this game on the other processes?
+            self.store.notify(format!("q:{id}:{}", self.proc_id)).await;
+        }
         game.after_change(self, &mut *game.state.lock().await);
         Ok(Some(game))
     }
@@ -415,6 +419,13 @@ impl Hub {
                 if let Some(g) = g {
                     let mut st = g.state.lock().await;
                     g.catch_up(self, &mut st).await;
+                }
+            }
+            ["q", game, proc] if *proc != self.proc_id => {
+                let g = self.games.lock().await.get(*game).cloned();
+                if let Some(g) = g {
+                    let st = g.state.lock().await;
+                    g.tell_presence(self, &st);
                 }
             }
             ["p", game, proc, l, d] if *proc != self.proc_id => {

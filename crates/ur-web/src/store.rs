@@ -438,7 +438,15 @@ pub struct Postgres {
 
 impl Postgres {
     async fn connect(url: &str) -> Result<(Postgres, mpsc::UnboundedReceiver<String>), String> {
-        let failed = |e: tokio_postgres::Error| format!("cannot connect to the PostgreSQL database: {e}");
+        let failed = |e: tokio_postgres::Error| {
+            let mut why = e.to_string();
+            let mut source = std::error::Error::source(&e);
+            while let Some(s) = source {
+                why = format!("{why}: {s}");
+                source = s.source();
+            }
+            format!("cannot connect to the PostgreSQL database: {why}")
+        };
         let mut clients = Vec::new();
         for _ in 0..4 {
             let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.map_err(failed)?;

@@ -107,3 +107,46 @@ async fn an_online_game_by_link_with_a_watcher_who_sees_every_view_and_cannot_ac
     assert_eq!(watcher.error().await["code"], "watcher");
     replays(&record(addr, id).await);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_player_has_until_the_deadline_to_come_back_then_the_game_is_abandoned() {
+    let dir = tempfile::tempdir().unwrap();
+    let addr = server(dir.path(), |c| {
+        fast(c);
+        c.reconnect = std::time::Duration::from_millis(1500);
+    })
+    .await;
+    let g = create(addr, json!({"rules": "aseb", "mode": "online", "seat": "light"})).await;
+    let id = g["id"].as_str().unwrap();
+    let invite = g["invite"].as_str().unwrap().split("token=").nth(1).unwrap().to_string();
+    let mut light = Client::join(addr, id, g["token"].as_str()).await;
+    let dark = Client::join(addr, id, Some(&invite)).await;
+    let v = light.last.clone().unwrap();
+    light.step(&v).await;
+    assert_eq!(light.view().await["game"]["seats"]["dark"]["connected"], true);
+    let presence = |m: &serde_json::Value| m["t"] == "presence";
+    // Dark drops: light sees it with a deadline, dark comes back in time.
+    drop(dark);
+    let mut m = light.next().await;
+    while !presence(&m) {
+        m = light.next().await;
+    }
+    assert_eq!(m["seats"]["dark"]["connected"], false);
+    let deadline = m["seats"]["dark"]["deadline"].as_i64().expect("a deadline");
+    assert!(deadline > ur_web::store::now_ms());
+    let dark = Client::join(addr, id, Some(&invite)).await;
+    assert_eq!(dark.last.as_ref().unwrap()["game"]["status"], "playing");
+    let mut m = light.next().await;
+    while !presence(&m) {
+        m = light.next().await;
+    }
+    assert_eq!((m["seats"]["dark"]["connected"].clone(), m["seats"]["dark"]["deadline"].clone()), (json!(true), json!(null)));
+    tokio::time::sleep(std::time::Duration::from_millis(2000)).await;
+    // Gone past the deadline: abandoned, light wins, and it is stored.
+    drop(dark);
+    let v = light.view().await;
+    assert_eq!((v["game"]["status"].as_str(), v["game"]["winner"].as_str()), (Some("abandoned"), Some("light")));
+    let mut w = Client::join(addr, id, None).await;
+    assert_eq!(w.last.take().unwrap()["game"]["status"], "abandoned");
+    replays(&record(addr, id).await);
+}
