@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, launch, person, startInLobby, playToEnd, waitTurn, state, step, seeded, assertNoErrors, repo, tmpDir } from './lib.mjs';
+import { startServer, launch, person, startInLobby, playToEnd, waitTurn, state, step, seeded, assertNoErrors, repo, tmpDir, artefacts } from './lib.mjs';
 
 let server;
 let browser;
@@ -59,6 +59,7 @@ for (const [rules, seed, extra] of [
     const end = await playToEnd(page, { rng: seeded(seed), maxSteps: 4000 });
     assert.ok(end.winner);
     await checkEnd(page, id);
+    if (rules === 'finkel') await page.screenshot({ path: path.join(artefacts, 'end-finkel.png'), scale: 'css' });
     assertNoErrors(me);
     await me.context.close();
   });
@@ -82,6 +83,7 @@ test('the hint lists every open move with its win chance and its judge', { timeo
   assert.equal(items.length, st.actions.length, items.join(' | '));
   for (const line of items) assert.match(line, /\d+\.\d %/);
   const judge = await page.getAttribute('#hints .judge', 'data-judge');
+  await page.screenshot({ path: path.join(artefacts, 'hint-finkel.png'), scale: 'css' });
   assert.ok(judge === 'table' || judge === 'search', judge);
   // The key H asks too; a hint's move can be played from the list.
   await page.click('#hints .hints li button');

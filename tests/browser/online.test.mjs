@@ -5,8 +5,9 @@
 // finishes.
 
 import { test, before, after } from 'node:test';
+import path from 'node:path';
 import assert from 'node:assert/strict';
-import { startServer, launch, person, startInLobby, state, step, waitTurn, seeded, sleep, assertNoErrors } from './lib.mjs';
+import { startServer, launch, person, startInLobby, state, step, waitTurn, seeded, sleep, assertNoErrors, artefacts } from './lib.mjs';
 
 let server;
 let browser;
@@ -108,6 +109,8 @@ test('online by link: two players to the end, a watcher sees each move and canno
       }, null, { timeout: 15000 });
       const presence = await alice.page.textContent('[data-presence="dark"]');
       assert.match(presence, /disconnected.*\d+:\d\d/i);
+      assert.match(await alice.page.textContent('#status'), /\d+:\d\d|your turn/i);
+      await alice.page.screenshot({ path: path.join(artefacts, 'online-opponent-disconnected.png'), scale: 'css' });
       // He comes back through the same link, in a new tab.
       bob.page = await bob.context.newPage();
       bob.page.on('pageerror', (e) => bob.errors.push('page error: ' + e.message));
