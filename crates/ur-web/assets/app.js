@@ -682,6 +682,9 @@ class GameScreen {
       if (this.canAct() && this.view.turn.stage === 'roll') { e.preventDefault(); this.roll(); }
     } else if (e.key === 'h' || e.key === 'H') {
       if (this.hintAllowed()) { e.preventDefault(); this.askHint(); }
+    } else if (e.key === 'p' || e.key === 'P') {
+      const b = document.getElementById('show-path');
+      if (b) { e.preventDefault(); b.click(); }
     } else if (e.key === 'Escape') {
       if (this.selected || this.pending) { this.selected = null; this.pending = null; this.render(); }
     } else if (e.key === '?') {
@@ -805,6 +808,7 @@ class GameScreen {
       onSpot: (spot) => this.onSpot(spot),
       selected: sel,
       targets: act ? targets : [],
+      showPath: store.get('ur.showPath', false) ? (you === 'light' || you === 'dark' ? you : (v.turn.side || 'light')) : null,
     });
     this.labelBoard(act ? movable : [], act ? targets : []);
   }
@@ -949,6 +953,12 @@ class GameScreen {
     if (this.game && this.game.mode === 'bot' && !v.winner) {
       buttons.push(h('button', { type: 'button', id: 'hint', title: t('game.hintKey'), disabled: !this.hintAllowed() || this.busy, onclick: () => this.askHint() }, t('game.hint')));
     }
+    const showing = !!store.get('ur.showPath', false);
+    buttons.push(h('button', { type: 'button', id: 'show-path', 'aria-pressed': showing ? 'true' : 'false', title: t('game.pathKey'), onclick: () => {
+      store.set('ur.showPath', !showing);
+      this.renderBoard();
+      this.renderControls();
+    } }, t('game.path')));
     if (this.selected || this.pending) {
       buttons.push(h('button', { type: 'button', class: 'link', onclick: () => { this.selected = null; this.pending = null; this.render(); } }, t('game.cancel')));
     }
