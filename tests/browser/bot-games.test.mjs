@@ -5,8 +5,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { startServer, launch, person, startInLobby, playToEnd, waitTurn, state, step, seeded, assertNoErrors, repo, tmpDir, artefacts } from './lib.mjs';
+import { startServer, launch, person, startInLobby, playToEnd, waitTurn, state, step, seeded, assertNoErrors, repo, tmpDir, artefacts, UR_BIN } from './lib.mjs';
 
 let server;
 let browser;
@@ -34,6 +35,9 @@ async function checkEnd(page, id) {
   const file = await download.path();
   const record = JSON.parse(fs.readFileSync(file, 'utf8'));
   assert.ok(record && typeof record === 'object', 'the record is JSON');
+  // `ur replay` reads it back to the same end.
+  const replay = spawnSync(UR_BIN, ['replay', file], { encoding: 'utf8' });
+  assert.equal(replay.status, 0, 'ur replay: ' + replay.stdout + replay.stderr);
   assert.ok(await page.isVisible('#new-game'));
   const log = await page.$$eval('#log li', (items) => items.map((i) => i.textContent));
   assert.ok(log.length > 3, 'the move log lists the game: ' + log.join(' | '));
