@@ -1,9 +1,10 @@
 // Hot-seat on one device to the end, the first turns with the keyboard only;
+// the page reconnecting by itself after the server is killed and restarted;
 // the page in French and back; every English word has a French one.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, person, startInLobby, state, waitTurn, waitChange, playToEnd, seeded, assertNoErrors } from './lib.mjs';
+import { startServer, launch, person, startInLobby, state, step, waitTurn, waitChange, playToEnd, seeded, assertNoErrors } from './lib.mjs';
 
 let server;
 let browser;
@@ -103,4 +104,34 @@ test('the page follows the browser language, switches, and remembers', { timeout
   assert.match(await fr.page.textContent('#rules-page h1'), /Règles/);
   assertNoErrors(fr);
   await fr.context.close();
+});
+
+test('the page reconnects by itself when the server restarts, and the game goes on', { timeout: 120000 }, async () => {
+  const own = await startServer();
+  const me = await person(browser, own);
+  const { page } = me;
+  await startInLobby(page, own, { rules: 'finkel', mode: 'bot', bot: '1', options: { pieces: '2' } });
+  const rng = seeded(9);
+  for (let i = 0; i < 6; i += 1) {
+    const st = await waitTurn(page);
+    if (st.winner) break;
+    await step(page, rng);
+  }
+  const before = await state(page);
+  // A crash: the page says it lost the server, then finds it again on the same address.
+  await own.stop('SIGKILL');
+  await page.waitForFunction(() => !window.urApp.screen.online, null, { timeout: 10000 });
+  assert.match(await page.textContent('#status'), /reconnecting/i);
+  const again = await startServer({ dir: own.dir, port: own.port });
+  try {
+    await page.waitForFunction(() => window.urApp.screen.online, null, { timeout: 20000 });
+    const back = await waitTurn(page);
+    assert.ok(back.seq >= before.seq, 'every acknowledged step is still there');
+    const end = await playToEnd(page, { rng });
+    assert.ok(end.winner);
+    assertNoErrors(me);
+  } finally {
+    await me.context.close();
+    await again.stop();
+  }
 });
