@@ -23,6 +23,7 @@ export function renderRulesPage(root, { info, options, summary, back }) {
     h('section', { class: 'card' },
       h('h2', {}, t('rules.summary')),
       summary.split(/\n+/).map((p) => h('p', { class: 'summary-text' }, p))),
+    board ? facts(view) : null,
     paths.length ? h('section', { class: 'card' },
       h('h2', {}, t('rules.path')),
       h('p', { class: 'muted' }, t('rules.path.intro')),
@@ -140,4 +141,34 @@ function pathDrawing(board, path, side, view) {
     svg.append(s('text', { x: cx(q), y: cy(q) + 5, class: 'rp-num' + (nums.length > 1 ? ' twice' : ''), 'text-anchor': 'middle' }, nums.join('·')));
   }
   return h('figure', { class: 'path-figure' }, svg, h('figcaption', {}, h('span', { class: 'disc ' + side, 'aria-hidden': 'true' }), ' ', t('rules.path.side', { side: name })));
+}
+
+const ROLES = ['safe', 'extra_roll', 'shared', 'stop', 'refuge', 'twins', 'oracle', 'warrior'];
+
+/** What the board itself says, in plain words: pieces, path length, and the squares that matter. */
+function facts(view) {
+  const board = view.board;
+  const light = board.paths[0] || [];
+  const where = (sq) => {
+    const n = light.indexOf(sq.id);
+    return n >= 0 ? String(n + 1) : sq.name;
+  };
+  const items = [];
+  const pieces = view.position.reserve[0] + view.position.off[0] + (view.position.pieces || []).filter((p) => p.side === 'light').reduce((a, p) => a + (p.count || 1), 0);
+  if (pieces) items.push(t('rules.fact.pieces', { n: pieces }));
+  if (light.length) items.push(t('rules.fact.path', { n: light.length }));
+  const shared = light.filter((id) => (board.paths[1] || []).includes(id)).length;
+  if (shared) items.push(t('rules.fact.sharedPath', { n: shared }));
+  for (const role of ROLES) {
+    // Light's squares only: Dark's are their mirror images.
+    const sqs = board.squares.filter((q) => (q.marks || []).includes(role) && light.includes(q.id));
+    if (!sqs.length) continue;
+    const list = [...new Set(sqs.map(where))].sort((a, b) => (Number(a) || 99) - (Number(b) || 99) || a.localeCompare(b));
+    items.push(t('rules.fact.' + role, { squares: list.join(', ') }));
+  }
+  if (!items.length) return null;
+  return h('section', { class: 'card' },
+    h('h2', {}, t('rules.facts')),
+    h('p', { class: 'muted small' }, t('rules.facts.intro', { side: sideName(view, 'light') })),
+    h('ul', { class: 'facts' }, items.map((x) => h('li', {}, x))));
 }
