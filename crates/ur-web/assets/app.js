@@ -1047,7 +1047,7 @@ class GameScreen {
         } }, t('game.share.copy'))));
     box.hidden = false;
     fill(box, 
-      h('h2', {}, t('game.share')),
+      h('h2', {}, invite ? t('game.share') : t('game.share.watchLabel')),
       invite ? field('invite-link', t('game.share.inviteLabel'), t('game.share.invite'), invite) : null,
       field('watch-link', t('game.share.watchLabel'), t('game.share.watch'), watch));
   }
