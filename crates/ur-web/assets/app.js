@@ -572,6 +572,7 @@ class GameScreen {
         if (!act && prev.actions.length === 1) act = prev.actions[0];
         if (!act) act = guessAction(prev, view);
         if (act) this.log.push({ side: mover, text: t('game.log.moved', { side: sideName(prev, mover), text: act.text }) });
+        if (act && act.kind === 'move') this.lastMove = { from: act.from, to: act.to };
       }
       if (view.throw && (prev.turn.stage === 'roll' || !sameThrow(prev.throw, view.throw)) && (prev.turn.stage === 'roll' || view.turn.stage === 'act')) {
         const roller = prev.turn.stage === 'roll' ? prev.turn.side : view.turn.side;
@@ -828,8 +829,11 @@ class GameScreen {
       if (!bySquare.has(p.square)) bySquare.set(p.square, []);
       bySquare.get(p.square).push(p);
     }
+    // The last move's squares stay tinted until the next one.
+    const last = this.lastMove ? [this.lastMove.from, this.lastMove.to].filter((x) => x && x.at === 'square').map((x) => x.square) : [];
     for (const g of svg.querySelectorAll('[data-square]')) {
       const id = Number(g.getAttribute('data-square'));
+      g.classList.toggle('last-move', last.includes(id));
       const sq = v.board.squares.find((q) => q.id === id);
       if (!sq) continue;
       const parts = [sq.name];
@@ -841,6 +845,7 @@ class GameScreen {
         parts.push(what + (p.face ? ' (' + p.face + ')' : ''));
       }
       const k = 'sq:' + id;
+      g.classList.toggle('can-move', canMove.has(k) && !canGo.size);
       if (canMove.has(k)) parts.push(t('a11y.canMove'));
       if (canGo.has(k)) parts.push(t('a11y.moveHere'));
       g.setAttribute('aria-label', parts.join(', '));
@@ -856,6 +861,7 @@ class GameScreen {
         const n = v.position[kind][side === 'light' ? 0 : 1];
         const parts = [t('spot.' + kind, { side: sideName(v, side) }) + ': ' + n];
         const k = spotKey({ at: kind, side }, v);
+        g.classList.toggle('can-move', canMove.has(k) && !canGo.size);
         if (canMove.has(k)) parts.push(t('a11y.canMove'));
         if (canGo.has(k)) parts.push(t('a11y.moveHere'));
         g.setAttribute('aria-label', parts.join(', '));
