@@ -97,7 +97,7 @@ function renderHeader() {
     h('a', { class: 'brand', href: '#/' },
       h('img', { src: '/assets/icon.svg', alt: '', width: 28, height: 28 }),
       h('span', {}, t('app.title'))),
-    h('nav', { 'aria-label': t('lang.label') }, select),
+    h('nav', { class: 'top-nav' }, h('a', { href: '#/', class: 'top-link', id: 'nav-new' }, t('nav.home')), select),
   );
   document.title = t('app.title');
 }
