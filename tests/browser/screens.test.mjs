@@ -75,7 +75,7 @@ test('phone width: the board fills the width, the controls stack, nothing scroll
   const me = await person(browser, server, { viewport: { width: 375, height: 740 }, locale: 'fr-FR', colorScheme: 'dark' });
   const { page } = me;
   await page.goto(server.url + '/');
-  await page.waitForSelector('#start');
+  await page.waitForSelector('#options > *');
   await page.screenshot({ path: path.join(artefacts, 'lobby-phone-fr.png'), fullPage: true, scale: 'css' });
   const g = await apiGame(server, { rules: 'finkel', mode: 'bot', bot: '1', seat: 'light' });
   await page.goto(`${server.url}/#/game/${g.id}?token=${encodeURIComponent(g.token)}`);
@@ -99,7 +99,7 @@ test('phone width: the board fills the width, the controls stack, nothing scroll
 
   const desk = await person(browser, server, { viewport: { width: 1280, height: 860 } });
   await desk.page.goto(server.url + '/');
-  await desk.page.waitForSelector('#start');
+  await desk.page.waitForSelector('#options > *');
   await desk.page.screenshot({ path: path.join(artefacts, 'lobby-desktop-en.png'), scale: 'css' });
   assertNoErrors(desk);
   await desk.context.close();

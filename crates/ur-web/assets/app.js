@@ -94,7 +94,7 @@ function renderHeader() {
   const select = h('select', { id: 'lang', 'aria-label': t('lang.label'), onchange: (e) => { setLang(e.target.value); renderHeader(); rerender(); } },
     LANGS.map(([code, name]) => h('option', { value: code, selected: code === lang() }, name)));
   fill(header, 
-    h('a', { class: 'brand', href: '#/' },
+    h('a', { class: 'brand', href: '#/', 'aria-label': t('app.title') },
       h('img', { src: '/assets/icon.svg', alt: '', width: 28, height: 28 }),
       h('span', {}, t('app.title'))),
     h('nav', { class: 'top-nav' }, h('a', { href: '#/', class: 'top-link', id: 'nav-new' }, t('nav.home')), select),
