@@ -805,6 +805,9 @@ class GameScreen {
       }
     }
     const sel = act && this.selected ? (this.selected.at === 'square' ? this.selected.square : this.selected.at) : null;
+    // Keep the keyboard's place: the focused square or pile is focused again once redrawn.
+    const focused = document.activeElement && this.el.svg.contains(document.activeElement) ? document.activeElement : null;
+    const focusKey = focused ? ['data-square', 'data-reserve', 'data-off'].map((a) => [a, focused.getAttribute(a)]).find(([, val]) => val !== null) : null;
     renderBoard(this.el.svg, v, {
       onSpot: (spot) => this.onSpot(spot),
       selected: sel,
@@ -812,6 +815,10 @@ class GameScreen {
       showPath: store.get('ur.showPath', false) ? (you === 'light' || you === 'dark' ? you : (v.turn.side || 'light')) : null,
     });
     this.labelBoard(act ? movable : [], act ? targets : []);
+    if (focusKey) {
+      const again = this.el.svg.querySelector(`[${focusKey[0]}="${focusKey[1]}"]`);
+      if (again && again.focus) again.focus({ preventScroll: true });
+    }
   }
 
   /** Accessible names in the page's language: each square says what stands there and what it can do. */
