@@ -37,6 +37,13 @@ pub struct ServeCmd {
     /// Messages per second each websocket may send (bursts of twice as many are let through).
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
     messages_per_second: u64,
+    /// Games each client address may create per second (bursts of four times as many, plus ten).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    games_per_second: u64,
+    /// SQLite only: when a stored move is synced to disk. full: at every commit (safe even against a power cut);
+    /// normal: at checkpoints (safe against a crash or kill of `ur serve`, faster; a power cut may lose the last moves).
+    #[arg(long, value_name = "full|normal", default_value = "full", value_parser = ["full", "normal"])]
+    sync: String,
     /// Print only errors.
     #[arg(long)]
     quiet: bool,
@@ -68,6 +75,8 @@ impl ServeCmd {
         config.max_connections_per_ip = self.max_connections_per_ip as usize;
         config.messages_per_second = self.messages_per_second as f64;
         config.message_burst = 2.0 * self.messages_per_second as f64;
+        config.games_per_second = self.games_per_second as f64;
+        config.sync_full = self.sync == "full";
         config.quiet = self.quiet;
         ur_web::serve(config).map_err(|e| anyhow!("ur serve: {e}"))
     }

@@ -17,7 +17,20 @@ fn free_port() -> u16 {
 /// Starts `ur serve` and waits until it answers.
 async fn start(addr: SocketAddr, db: &str) -> Child {
     let child = Command::new(env!("CARGO_BIN_EXE_ur"))
-        .args(["serve", "--addr", &addr.to_string(), "--db", db, "--bot-delay-ms", "0", "--messages-per-second", "1000", "--quiet"])
+        .args([
+            "serve",
+            "--addr",
+            &addr.to_string(),
+            "--db",
+            db,
+            "--bot-delay-ms",
+            "0",
+            "--messages-per-second",
+            "1000",
+            "--games-per-second",
+            "1000",
+            "--quiet",
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()

@@ -97,7 +97,20 @@ impl Drop for Serve {
 
 async fn serve(addr: SocketAddr, db: &str) -> Serve {
     let child = Command::new(env!("CARGO_BIN_EXE_ur"))
-        .args(["serve", "--addr", &addr.to_string(), "--db", db, "--bot-delay-ms", "0", "--messages-per-second", "1000", "--quiet"])
+        .args([
+            "serve",
+            "--addr",
+            &addr.to_string(),
+            "--db",
+            db,
+            "--bot-delay-ms",
+            "0",
+            "--messages-per-second",
+            "1000",
+            "--games-per-second",
+            "1000",
+            "--quiet",
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()

@@ -4,7 +4,9 @@
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -145,7 +147,11 @@ struct CreateReq {
     first: Option<String>,
 }
 
-async fn create(State(hub): State<Arc<Hub>>, body: axum::body::Bytes) -> Response {
+async fn create(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<SocketAddr>, body: axum::body::Bytes) -> Response {
+    if !hub.may_create(addr.ip()) {
+        let m = format!("this address creates games too fast: at most {} a second", hub.cfg.games_per_second);
+        return refuse(StatusCode::TOO_MANY_REQUESTS, "rate_limited", m);
+    }
     let bad = |m: String| refuse(StatusCode::BAD_REQUEST, "bad_request", m);
     let req: CreateReq = match serde_json::from_slice(&body) {
         Ok(r) => r,

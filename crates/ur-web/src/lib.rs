@@ -59,6 +59,13 @@ pub struct Config {
     pub messages_per_second: f64,
     /// How many messages a websocket may send at once before the rate applies.
     pub message_burst: f64,
+    /// Games each client address may create per second (bursts of four
+    /// times as many, plus ten).
+    pub games_per_second: f64,
+    /// SQLite: sync every commit to disk (`synchronous = FULL`, safe
+    /// against power loss) rather than at checkpoints (`NORMAL`, safe
+    /// against a crash of the process).
+    pub sync_full: bool,
     /// Print nothing but errors.
     pub quiet: bool,
 }
@@ -76,6 +83,8 @@ impl Config {
             max_connections_per_ip: 64,
             messages_per_second: 20.0,
             message_burst: 40.0,
+            games_per_second: 1.0,
+            sync_full: true,
             quiet: false,
         }
     }
@@ -135,7 +144,7 @@ impl Server {
 /// An unreachable or damaged database, or an address that cannot be bound.
 pub async fn start(config: Config) -> Result<Server, ServeError> {
     let (store, notifications) = match &config.db {
-        Db::Sqlite(path) => (Store::sqlite(path).map_err(ServeError::Db)?, None),
+        Db::Sqlite(path) => (Store::sqlite(path, config.sync_full).map_err(ServeError::Db)?, None),
         Db::Postgres(url) => {
             let (s, rx) =
                 Store::postgres(url).await.map_err(|e| ServeError::Db(format!("{e} (is the server running, and is --db right?)")))?;

@@ -199,6 +199,8 @@ pub struct State {
     pub view: Arc<str>,
     /// Sockets on this process per seat.
     local: [u32; 2],
+    /// Sockets on this process, watchers included.
+    sockets: u32,
     /// Sockets on other processes per seat, by process.
     remote: HashMap<String, [u32; 2]>,
     deadline: [Option<i64>; 2],
@@ -234,6 +236,8 @@ pub struct Hub {
     /// This process's id in notifications.
     pub proc_id: String,
     pub conns: StdMutex<HashMap<IpAddr, usize>>,
+    /// Games created per client address (a token bucket each).
+    pub creations: StdMutex<HashMap<IpAddr, (f64, std::time::Instant)>>,
 }
 
 /// Replays one stored step into a session; `abandon` steps set the status.
@@ -295,7 +299,34 @@ pub fn new_game_of(row: &GameRow) -> Result<NewGame, String> {
 impl Hub {
     pub fn new(cfg: Config, store: Store) -> Hub {
         let tables = CachedTables::new(cfg.tables.clone());
-        Hub { cfg, store, tables, games: Mutex::new(HashMap::new()), proc_id: secret(), conns: StdMutex::new(HashMap::new()) }
+        Hub {
+            cfg,
+            store,
+            tables,
+            games: Mutex::new(HashMap::new()),
+            proc_id: secret(),
+            conns: StdMutex::new(HashMap::new()),
+            creations: StdMutex::new(HashMap::new()),
+        }
+    }
+
+    /// Whether `ip` may create one more game now (a token bucket per address).
+    pub fn may_create(&self, ip: IpAddr) -> bool {
+        let (rate, burst) = (self.cfg.games_per_second, 4.0 * self.cfg.games_per_second + 10.0);
+        let mut all = self.creations.lock().unwrap_or_else(|e| e.into_inner());
+        let now = std::time::Instant::now();
+        if all.len() > 100_000 {
+            all.retain(|_, (_, at)| now.duration_since(*at).as_secs() < 60);
+        }
+        let (tokens, at) = all.entry(ip).or_insert((burst, now));
+        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * rate).min(burst);
+        *at = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            true
+        } else {
+            false
+        }
     }
 
     /// Starts a new game's session (checking its rules) before it is stored.
@@ -322,6 +353,7 @@ impl Hub {
             winner,
             view,
             local: [0, 0],
+            sockets: 0,
             remote: HashMap::new(),
             deadline: [None, None],
             deadline_gen: [0, 0],
@@ -448,6 +480,17 @@ impl Hub {
                 }
             }
             _ => {}
+        }
+    }
+
+    async fn forget(&self, id: &str) {
+        let mut games = self.games.lock().await;
+        if let Some(g) = games.get(id) {
+            let st = g.state.lock().await;
+            if st.sockets == 0 && st.status != "playing" {
+                drop(st);
+                games.remove(id);
+            }
         }
     }
 
@@ -729,6 +772,7 @@ impl LiveGame {
     pub async fn connect(self: &Arc<Self>, hub: &Arc<Hub>, actor: Actor) -> (String, broadcast::Receiver<Arc<Update>>, u64) {
         let rx = self.tx.subscribe();
         let mut st = self.state.lock().await;
+        st.sockets += 1;
         let seats = actor.seats();
         let mut changed = false;
         for (i, on) in seats.iter().enumerate() {
@@ -754,6 +798,13 @@ impl LiveGame {
     /// A socket of `actor` closed: when it was a seat's last, the seat's deadline starts.
     pub async fn disconnect(self: &Arc<Self>, hub: &Arc<Hub>, actor: Actor) {
         let mut st = self.state.lock().await;
+        st.sockets = st.sockets.saturating_sub(1);
+        if st.sockets == 0 && st.status != "playing" {
+            // A finished game nobody watches leaves memory; it is loaded again when asked for.
+            drop(st);
+            hub.forget(&self.meta.id).await;
+            return;
+        }
         let mut changed = false;
         for (i, on) in actor.seats().iter().enumerate() {
             if *on {

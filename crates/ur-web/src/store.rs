@@ -131,8 +131,8 @@ impl Store {
     ///
     /// # Errors
     /// The file cannot be opened or migrated.
-    pub fn sqlite(path: &Path) -> Result<Store, String> {
-        Ok(Store::Sqlite(Sqlite::open(path)?))
+    pub fn sqlite(path: &Path, sync_full: bool) -> Result<Store, String> {
+        Ok(Store::Sqlite(Sqlite::open(path, sync_full)?))
     }
 
     /// Connects to PostgreSQL and migrates; notifications arrive on the returned receiver.
@@ -349,7 +349,7 @@ pub struct Sqlite {
 }
 
 impl Sqlite {
-    fn open(path: &Path) -> Result<Sqlite, String> {
+    fn open(path: &Path, sync_full: bool) -> Result<Sqlite, String> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| format!("cannot create the folder {}: {e}", dir.display()))?;
         }
@@ -360,8 +360,23 @@ impl Sqlite {
         if !mode.eq_ignore_ascii_case("wal") {
             return Err(format!("the SQLite database {} cannot use WAL mode (it is in {mode} mode)", path.display()));
         }
-        conn.execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;").map_err(named)?;
+        let sync = if sync_full { "FULL" } else { "NORMAL" };
+        conn.execute_batch(&format!("PRAGMA synchronous = {sync}; PRAGMA foreign_keys = ON;")).map_err(named)?;
         migrate_sqlite(&mut conn).map_err(|e| format!("cannot migrate the SQLite database {}: {e}", path.display()))?;
+        // Checkpoints (copying the WAL into the database, with its syncs)
+        // run on a thread of their own, never in the way of a commit.
+        conn.execute_batch("PRAGMA wal_autocheckpoint = 0").map_err(named)?;
+        let checkpointer = rusqlite::Connection::open(path).map_err(named)?;
+        checkpointer.busy_timeout(std::time::Duration::from_secs(5)).map_err(named)?;
+        std::thread::Builder::new()
+            .name("ur-sqlite-checkpoint".into())
+            .spawn(move || loop {
+                std::thread::sleep(std::time::Duration::from_millis(500));
+                if let Err(e) = checkpointer.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+                    eprintln!("ur serve: SQLite checkpoint failed (it is tried again): {e}");
+                }
+            })
+            .map_err(|e| format!("cannot start the checkpoint thread: {e}"))?;
         let (tx, rx) = std_mpsc::channel::<Job>();
         let path: PathBuf = path.into();
         std::thread::Builder::new()

@@ -43,6 +43,9 @@ struct Args {
     /// The `ur` binary (default: the one beside this program).
     #[arg(long)]
     ur: Option<PathBuf>,
+    /// SQLite sync mode passed to `ur serve --sync` (full or normal).
+    #[arg(long, default_value = "full")]
+    sync: String,
     /// Database: an SQLite file (default: a new one in a temporary folder) or postgres://...
     #[arg(long)]
     db: Option<String>,
@@ -168,7 +171,16 @@ fn main() {
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
     let mut server = Command::new(&ur)
         .args(["serve", "--addr", &addr.to_string(), "--db", &db, "--bot-delay-ms", "0", "--quiet"])
-        .args(["--max-connections-per-ip", "100000", "--messages-per-second", "10000"])
+        .args([
+            "--max-connections-per-ip",
+            "100000",
+            "--messages-per-second",
+            "10000",
+            "--games-per-second",
+            "100000",
+            "--sync",
+            &args.sync,
+        ])
         .stdout(Stdio::null())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {}: {e} (build it: cargo build --release -p ur-cli)", ur.display()));
@@ -197,7 +209,13 @@ fn main() {
         }
         // Let every game start and settle before measuring.
         tokio::time::sleep(Duration::from_secs(3)).await;
-        println!("ur-load: {} online + {} bot games started in {:.1}s; measuring {}s", args.online, args.bots, started.elapsed().as_secs_f64(), args.seconds);
+        println!(
+            "ur-load: {} online + {} bot games started in {:.1}s; measuring {}s",
+            args.online,
+            args.bots,
+            started.elapsed().as_secs_f64(),
+            args.seconds
+        );
         let (t0, _, _) = proc_usage(pid);
         stats.measuring.store(true, Ordering::Relaxed);
         let m0 = Instant::now();
@@ -215,16 +233,30 @@ fn main() {
         println!("|---|---|");
         println!("| online games (human pace {} ms) + bot games | {} + {} |", args.pace_ms, args.online, args.bots);
         println!("| online steps measured | {} ({:.0}/s) |", on.len(), on.len() as f64 / wall);
-        println!("| action to both players' update, p50 / p99 / max | {:.1} / {:.1} / {:.1} ms |", pct(&mut on, 0.5), pct(&mut on, 0.99), pct(&mut on, 1.0));
-        println!("| bot games: steps (incl. bot's) | {} ({:.0}/s) |", stats.bot_steps.load(Ordering::Relaxed), stats.bot_steps.load(Ordering::Relaxed) as f64 / wall);
+        println!(
+            "| action to both players' update, p50 / p99 / max | {:.1} / {:.1} / {:.1} ms |",
+            pct(&mut on, 0.5),
+            pct(&mut on, 0.99),
+            pct(&mut on, 1.0)
+        );
+        println!(
+            "| bot games: steps (incl. bot's) | {} ({:.0}/s) |",
+            stats.bot_steps.load(Ordering::Relaxed),
+            stats.bot_steps.load(Ordering::Relaxed) as f64 / wall
+        );
         println!("| bot games: action to update, p50 / p99 | {:.1} / {:.1} ms |", pct(&mut bo, 0.5), pct(&mut bo, 0.99));
-        println!("| server CPU (of one core) | {cpu:.0}% |");
+        println!("| server CPU (100% = one core of 2) | {cpu:.0}% |");
         println!("| server memory RSS / peak | {:.0} / {:.0} MiB |", rss as f64 / 1024.0, hwm as f64 / 1024.0);
-        println!("| games finished / failed tasks | {} / {} |", stats.games_done.load(Ordering::Relaxed), stats.failures.load(Ordering::Relaxed));
+        println!(
+            "| games finished / failed tasks | {} / {} |",
+            stats.games_done.load(Ordering::Relaxed),
+            stats.failures.load(Ordering::Relaxed)
+        );
         for t in tasks {
             t.abort();
         }
     });
+    runtime.shutdown_timeout(Duration::from_secs(2));
     let _ = server.kill();
     let _ = server.wait();
     let _ = std::fs::remove_dir_all(&tmp);
@@ -234,4 +266,3 @@ async fn http_ok(addr: SocketAddr) -> Option<()> {
     tokio::net::TcpStream::connect(addr).await.ok()?;
     (http(addr, "GET", "/api/rules", None).await.0 == 200).then_some(())
 }
-

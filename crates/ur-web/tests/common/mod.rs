@@ -22,4 +22,5 @@ pub async fn server(dir: &std::path::Path, tune: impl FnOnce(&mut ur_web::Config
 pub fn fast(c: &mut ur_web::Config) {
     c.messages_per_second = 10_000.0;
     c.message_burst = 10_000.0;
+    c.games_per_second = 1000.0;
 }
