@@ -38,7 +38,7 @@ export function tmpDir(prefix = 'ur-browser-') {
 export async function startServer({ dir = tmpDir(), port = null, extra = [] } = {}) {
   port = port || (await freePort());
   const db = path.join(dir, 'games.sqlite3');
-  const args = ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, '--bot-delay-ms', '0', '--messages-per-second', '500', ...extra];
+  const args = ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, '--bot-delay-ms', '0', '--messages-per-second', '500', '--games-per-second', '50', ...extra];
   const proc = spawn(UR_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' } });
   let output = '';
   proc.stdout.on('data', (d) => { output += d; });
