@@ -467,12 +467,12 @@ impl Hub {
                     let mut st = g.state.lock().await;
                     let before = [st.connected(0), st.connected(1)];
                     st.remote.insert(proc.to_string(), counts);
-                    for seat in 0..2 {
+                    for (seat, was) in before.into_iter().enumerate() {
                         let now = st.connected(seat);
-                        if now && !before[seat] {
+                        if now && !was {
                             st.deadline[seat] = None;
                             st.deadline_gen[seat] += 1;
-                        } else if !now && before[seat] {
+                        } else if !now && was {
                             g.start_deadline(self, &mut st, seat);
                         }
                     }

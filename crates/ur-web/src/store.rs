@@ -42,6 +42,10 @@ const MIGRATIONS: &[&str] = &["CREATE TABLE games (
         PRIMARY KEY (game, seq)
     );"];
 
+/// Query connections per process: commits in flight at once, which the
+/// server syncs to disk together (group commit).
+const POOL: usize = 16;
+
 /// The channel PostgreSQL notifications travel on.
 pub const CHANNEL: &str = "ur_events";
 
@@ -208,20 +212,20 @@ impl Store {
                     Some(s) => (Some(s.status), s.winner),
                     None => (None, None),
                 };
-                // One statement: the step, the status and the notification
-                // commit together or not at all.
+                // One statement: the step and the status commit together or not at all.
                 p.client()
                     .query(
                         "WITH ins AS (
                             INSERT INTO events (game, seq, kind, raw, action_index, action, at_ms)
-                            VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING seq),
-                         up AS (
-                            UPDATE games SET status = COALESCE($8, status), winner = COALESCE($9, winner), updated_ms = $7
-                            WHERE id = $1 AND EXISTS (SELECT 1 FROM ins) RETURNING id)
-                         SELECT pg_notify('ur_events', $10) FROM ins",
-                        &[&game, &ev.seq, &ev.kind, &ev.raw, &ev.action_index, &ev.action, &at, &st, &winner, &notify],
+                            VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING seq)
+                         UPDATE games SET status = COALESCE($8, status), winner = COALESCE($9, winner), updated_ms = $7
+                         WHERE id = $1 AND EXISTS (SELECT 1 FROM ins)",
+                        &[&game, &ev.seq, &ev.kind, &ev.raw, &ev.action_index, &ev.action, &at, &st, &winner],
                     )
                     .await?;
+                // Announced once committed, batched with others (NOTIFY
+                // serializes the commits that carry it).
+                let _ = p.notifier.send(notify);
                 Ok(())
             }
         }
@@ -331,9 +335,7 @@ impl Store {
     /// Tells the other processes something (PostgreSQL only).
     pub async fn notify(&self, payload: String) {
         if let Store::Postgres(p) = self {
-            if let Err(e) = p.client().execute("SELECT pg_notify('ur_events', $1)", &[&payload]).await {
-                eprintln!("ur serve: cannot notify the other processes: {e}");
-            }
+            let _ = p.notifier.send(payload);
         }
     }
 }
@@ -443,10 +445,11 @@ fn migrate_sqlite(conn: &mut rusqlite::Connection) -> Result<(), rusqlite::Error
     tx.commit()
 }
 
-/// PostgreSQL: a few clients used in turn (each pipelines its queries) and
-/// one that listens.
+/// PostgreSQL: [`POOL`] clients used in turn (each pipelines its queries)
+/// and one that listens.
 pub struct Postgres {
-    clients: Vec<tokio_postgres::Client>,
+    clients: Vec<Arc<tokio_postgres::Client>>,
+    notifier: mpsc::UnboundedSender<String>,
     next: AtomicUsize,
     _listener: tokio_postgres::Client,
 }
@@ -463,16 +466,40 @@ impl Postgres {
             format!("cannot connect to the PostgreSQL database: {why}")
         };
         let mut clients = Vec::new();
-        for _ in 0..4 {
+        for _ in 0..POOL {
             let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.map_err(failed)?;
             tokio::spawn(async move {
                 if let Err(e) = conn.await {
                     eprintln!("ur serve: the PostgreSQL connection ended: {e}");
                 }
             });
-            clients.push(client);
+            clients.push(Arc::new(client));
         }
-        migrate_postgres(&mut clients[0]).await.map_err(|e| format!("cannot migrate the PostgreSQL database: {e}"))?;
+        let (mut first, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.map_err(failed)?;
+        let migrating = tokio::spawn(conn);
+        migrate_postgres(&mut first).await.map_err(|e| format!("cannot migrate the PostgreSQL database: {e}"))?;
+        drop(first);
+        let _ = migrating.await;
+        let (notifier, mut outbox) = mpsc::unbounded_channel::<String>();
+        let sender = clients[0].clone();
+        tokio::spawn(async move {
+            // Notifications waiting together go in one NOTIFY, payloads joined by ';'.
+            while let Some(first) = outbox.recv().await {
+                let mut payload = first;
+                while payload.len() < 7000 {
+                    match outbox.try_recv() {
+                        Ok(p) => {
+                            payload.push(';');
+                            payload.push_str(&p);
+                        }
+                        Err(_) => break,
+                    }
+                }
+                if let Err(e) = sender.execute("SELECT pg_notify('ur_events', $1)", &[&payload]).await {
+                    eprintln!("ur serve: cannot notify the other processes: {e}");
+                }
+            }
+        });
         let (listener, mut conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.map_err(failed)?;
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(async move {
@@ -481,8 +508,10 @@ impl Postgres {
             while let Some(m) = messages.next().await {
                 match m {
                     Ok(tokio_postgres::AsyncMessage::Notification(n)) => {
-                        if tx.send(n.payload().to_string()).is_err() {
-                            return;
+                        for part in n.payload().split(';') {
+                            if tx.send(part.to_string()).is_err() {
+                                return;
+                            }
                         }
                     }
                     Ok(_) => {}
@@ -494,7 +523,7 @@ impl Postgres {
             }
         });
         listener.batch_execute(&format!("LISTEN {CHANNEL}")).await.map_err(failed)?;
-        Ok((Postgres { clients, next: AtomicUsize::new(0), _listener: listener }, rx))
+        Ok((Postgres { clients, notifier, next: AtomicUsize::new(0), _listener: listener }, rx))
     }
 
     fn client(&self) -> &tokio_postgres::Client {
