@@ -11,6 +11,7 @@ mod replay;
 mod review;
 mod rules_arg;
 mod rules_cmd;
+mod serve;
 mod solve_cmd;
 mod table_store;
 mod train_eval;
@@ -32,6 +33,8 @@ struct Cli {
 enum Command {
     /// List the rule sets, or show one in detail.
     Rules(rules_cmd::RulesCmd),
+    /// Serve the browser app: play against a bot, hot-seat or online by link (docs/serve.md).
+    Serve(serve::ServeCmd),
     /// Play a game in the terminal against a bot.
     Play(play::PlayCmd),
     /// Check a game record and print its final position.
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Rules(c) => c.run(),
+        Command::Serve(c) => c.run(),
         Command::Play(c) => c.run(),
         Command::Replay(c) => c.run(),
         Command::Bench(c) => c.run(),

@@ -208,6 +208,16 @@ impl Session {
         self.roll(raw)
     }
 
+    /// Throws the dice with `rng` (a web server's secure generator), drawing
+    /// a raw outcome from the game's own outcome weights.
+    ///
+    /// # Errors
+    /// Not a roll turn.
+    pub fn roll_from(&mut self, rng: &mut dyn rand::RngCore) -> Result<Rolled, SessionError> {
+        let raw = ur_rules::sample_outcome(&self.game.outcomes(), rng);
+        self.roll(raw)
+    }
+
     /// Makes a decision.
     ///
     /// # Errors

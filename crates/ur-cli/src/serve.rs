@@ -1,0 +1,83 @@
+//! `ur serve`: the browser app and its game server (docs/serve.md).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{anyhow, Result};
+use clap::Args;
+use ur_web::{Config, Db};
+
+/// Serve the browser app: games against a bot, hot-seat and online by link, stored as they are played.
+#[derive(Args, Debug)]
+pub struct ServeCmd {
+    /// The address to listen on (HOST:PORT); 0.0.0.0:PORT listens on every network of the machine.
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// Where games are stored: an SQLite file (created if missing), or a PostgreSQL URL
+    /// (postgres://USER@HOST:PORT/DB) shared by several `ur serve` processes.
+    /// Default: games.sqlite3 in the user's data folder (~/.local/share/ur on Linux).
+    #[arg(long, value_name = "PATH|postgres://...")]
+    db: Option<String>,
+    /// How long a bot waits before each of its throws and moves, in milliseconds (0: at once).
+    #[arg(long, value_name = "MS", default_value_t = 700)]
+    bot_delay_ms: u64,
+    /// The table store: solved tables (made by `ur solve`) for hints, level 5 and perfect play.
+    /// Default: $UR_TABLES, or the user's data folder's ur/tables.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+    /// How long an online player who dropped has to come back, in seconds, before the game ends as abandoned.
+    #[arg(long, value_name = "SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    reconnect_secs: u64,
+    /// The largest websocket message taken, in bytes (larger ones are refused with too_large).
+    #[arg(long, value_name = "BYTES", default_value_t = 4096, value_parser = clap::value_parser!(u64).range(64..=65536))]
+    max_message_bytes: u64,
+    /// Open websockets allowed per client address.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+    max_connections_per_ip: u64,
+    /// Messages per second each websocket may send (bursts of twice as many are let through).
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    messages_per_second: u64,
+    /// Games each client address may create per second (bursts of four times as many, plus ten).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    games_per_second: u64,
+    /// SQLite only: when a stored move is synced to disk. full: at every commit (safe even against a power cut);
+    /// normal: at checkpoints (safe against a crash or kill of `ur serve`, faster; a power cut may lose the last moves).
+    #[arg(long, value_name = "full|normal", default_value = "full", value_parser = ["full", "normal"])]
+    sync: String,
+    /// Print only errors.
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl ServeCmd {
+    pub fn run(self) -> Result<()> {
+        let db = match &self.db {
+            Some(s) if s.trim().is_empty() => return Err(anyhow!("--db needs a file path or a postgres:// URL")),
+            Some(s) => Db::parse(s),
+            None => {
+                let data = dirs::data_dir().ok_or_else(|| {
+                    anyhow!("no data folder is known for this user: give --db PATH (an SQLite file) or --db postgres://...")
+                })?;
+                Db::Sqlite(data.join("ur").join("games.sqlite3"))
+            }
+        };
+        let tables = self.tables.clone().or_else(crate::table_store::dir);
+        if let Some(dir) = &self.tables {
+            if !dir.is_dir() {
+                return Err(anyhow!("--tables {}: no such folder (give the folder `ur solve` puts tables in)", dir.display()));
+            }
+        }
+        let mut config = Config::new(self.addr.clone(), db);
+        config.bot_delay = Duration::from_millis(self.bot_delay_ms);
+        config.tables = tables;
+        config.reconnect = Duration::from_secs(self.reconnect_secs);
+        config.max_message = self.max_message_bytes as usize;
+        config.max_connections_per_ip = self.max_connections_per_ip as usize;
+        config.messages_per_second = self.messages_per_second as f64;
+        config.message_burst = 2.0 * self.messages_per_second as f64;
+        config.games_per_second = self.games_per_second as f64;
+        config.sync_full = self.sync == "full";
+        config.quiet = self.quiet;
+        ur_web::serve(config).map_err(|e| anyhow!("ur serve: {e}"))
+    }
+}

@@ -1,0 +1,218 @@
+//! Two `ur serve` processes on one PostgreSQL database, one player on each,
+//! play a game to the end: each step reaches the other process by
+//! LISTEN/NOTIFY, and a step sent to both at once is stored once.
+//!
+//! It makes a throwaway cluster with Debian's `initdb` and `pg_ctl`
+//! (`/usr/lib/postgresql/*/bin`). Without them it is skipped, unless
+//! `UR_REQUIRE_POSTGRES=1`, when it fails.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use ur_web::client::{create, http, over, record, replays, Client};
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn pg_bin() -> Option<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path().join("bin")))
+        .filter(|b| b.join("initdb").exists() && b.join("pg_ctl").exists())
+        .collect();
+    found.sort();
+    found.pop()
+}
+
+/// A throwaway PostgreSQL cluster, stopped when dropped.
+struct Cluster {
+    bin: PathBuf,
+    data: PathBuf,
+    as_postgres: bool,
+    port: u16,
+}
+
+impl Cluster {
+    fn run(&self, tool: &str, args: &[&str]) -> std::process::Output {
+        let exe = self.bin.join(tool);
+        let mut cmd = if self.as_postgres {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(exe);
+            c
+        } else {
+            Command::new(exe)
+        };
+        cmd.args(args).stdin(Stdio::null()).output().unwrap_or_else(|e| panic!("{tool} cannot run: {e}"))
+    }
+
+    fn start(bin: PathBuf, dir: &Path) -> Cluster {
+        let root = unsafe { libc::geteuid() } == 0;
+        let data = dir.join("data");
+        std::fs::create_dir(&data).unwrap();
+        if root {
+            // PostgreSQL refuses to run as root: the cluster belongs to the postgres user.
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+            let out = Command::new("chown").args(["postgres:", data.to_str().unwrap()]).output().unwrap();
+            assert!(out.status.success(), "chown: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        let c = Cluster { bin, data, as_postgres: root, port: free_port() };
+        let out = c.run("initdb", &["-D", c.data.to_str().unwrap(), "-A", "trust", "-U", "postgres", "--no-sync"]);
+        assert!(out.status.success(), "initdb: {}", String::from_utf8_lossy(&out.stderr));
+        let opts = format!("-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off", c.port, dir.display());
+        let log = dir.join("log");
+        let out = c.run("pg_ctl", &["-D", c.data.to_str().unwrap(), "-o", &opts, "-l", log.to_str().unwrap(), "-w", "start"]);
+        assert!(
+            out.status.success(),
+            "pg_ctl start: {}{}",
+            String::from_utf8_lossy(&out.stderr),
+            std::fs::read_to_string(&log).unwrap_or_default()
+        );
+        c
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        self.run("pg_ctl", &["-D", self.data.to_str().unwrap(), "-m", "immediate", "stop"]);
+    }
+}
+
+struct Serve(Child);
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+async fn serve(addr: SocketAddr, db: &str) -> Serve {
+    let child = Command::new(env!("CARGO_BIN_EXE_ur"))
+        .args([
+            "serve",
+            "--addr",
+            &addr.to_string(),
+            "--db",
+            db,
+            "--bot-delay-ms",
+            "0",
+            "--messages-per-second",
+            "1000",
+            "--games-per-second",
+            "1000",
+            "--quiet",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("ur serve starts");
+    let child = Serve(child);
+    let t = Instant::now();
+    loop {
+        if tokio::net::TcpStream::connect(addr).await.is_ok() && http(addr, "GET", "/api/rules", None).await.0 == 200 {
+            return child;
+        }
+        assert!(t.elapsed() < Duration::from_secs(30), "ur serve did not answer");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_on_one_postgres_database_play_a_game_to_the_end() {
+    let Some(bin) = pg_bin() else {
+        let why = "no PostgreSQL server binaries in /usr/lib/postgresql/*/bin (apt-get install postgresql)";
+        assert!(std::env::var("UR_REQUIRE_POSTGRES").as_deref() != Ok("1"), "UR_REQUIRE_POSTGRES=1 but {why}");
+        eprintln!("skipped: {why}");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cluster = Cluster::start(bin, dir.path());
+    let url = cluster.url();
+    let a: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+    let b: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+    let _sa = serve(a, &url).await;
+    let _sb = serve(b, &url).await;
+
+    let g = create(a, json!({"rules": "finkel", "mode": "online", "seat": "light", "options": {"pieces": "4"}})).await;
+    let id = g["id"].as_str().unwrap();
+    let invite = g["invite"].as_str().unwrap().split("token=").nth(1).unwrap();
+    let mut light = Client::join(a, id, g["token"].as_str()).await;
+    let mut dark = Client::join(b, id, Some(invite)).await;
+    let mut watcher = Client::join(b, id, None).await;
+    // Each sees the other connected, across processes.
+    let t = Instant::now();
+    loop {
+        let m = light.next().await;
+        if m["t"] == "presence" && m["seats"]["dark"]["connected"] == true {
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_secs(10), "light never saw dark connect");
+    }
+    let t = Instant::now();
+    while dark.last.as_ref().unwrap()["game"]["seats"]["light"]["connected"] != true {
+        let m = dark.next().await;
+        if m["t"] == "presence" && m["seats"]["light"]["connected"] == true {
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_secs(10), "dark never saw light connected");
+    }
+    let mut v = light.last.clone().unwrap();
+    let mut players = [light, dark];
+    let mut steps = 0;
+    while !over(&v) {
+        let i = if players[0].my_turn(&v) { 0 } else { 1 };
+        players[i].step(&v).await;
+        let x = players[i].view().await;
+        let y = players[1 - i].view().await;
+        assert_eq!((x["seq"].clone(), &x["view"]), (y["seq"].clone(), &y["view"]), "both processes show the same game");
+        v = x;
+        steps += 1;
+        assert!(steps < 5000);
+    }
+    assert_eq!(v["game"]["status"], "over");
+    while watcher.views.last() != v["seq"].as_u64().as_ref() {
+        watcher.view().await;
+    }
+    assert_eq!(watcher.views, (0..=v["seq"].as_u64().unwrap()).collect::<Vec<_>>());
+    let (ra, rb) = (record(a, id).await, record(b, id).await);
+    assert_eq!(ra, rb);
+    replays(&ra);
+
+    // One hot-seat token on both processes, both rolling view 0 at once: one roll is stored.
+    let g = create(b, json!({"rules": "finkel", "mode": "hotseat"})).await;
+    let id = g["id"].as_str().unwrap();
+    let mut p = Client::join(a, id, g["token"].as_str()).await;
+    let mut q = Client::join(b, id, g["token"].as_str()).await;
+    p.send(json!({"t": "roll", "seq": 0})).await;
+    q.send(json!({"t": "roll", "seq": 0})).await;
+    let (mut views, mut stale) = (0, 0);
+    for c in [&mut p, &mut q] {
+        while let Ok(m) = tokio::time::timeout(Duration::from_millis(1500), c.next()).await {
+            match m["t"].as_str() {
+                Some("view") => {
+                    assert_eq!(m["seq"], 1, "{m}");
+                    views += 1;
+                }
+                Some("error") => {
+                    assert_eq!(m["code"], "stale", "{m}");
+                    stale += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert_eq!((views, stale), (2, 1), "both see the one roll stored; the other is refused as stale");
+    let (_, body) = http(a, "GET", &format!("/api/games/{id}/record"), None).await;
+    let rec: Value = serde_json::from_str(&body).unwrap();
+    assert!(body.len() > 10, "{rec}");
+    drop(cluster);
+}

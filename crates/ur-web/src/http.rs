@@ -1,0 +1,313 @@
+//! The HTTP side: the page and its files, the rule sets, creating games and
+//! downloading their records.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use include_dir::{include_dir, Dir};
+use rand::rngs::OsRng;
+use rand::RngCore;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use ur_rules::{family_rule_sets, OptionValue, Options, Playable, RuleSetFile, Rules, Side};
+use ur_session::view::game_view;
+use ur_session::{NewGame, RulesSource, Session};
+
+use crate::live::{hash_token, secret, side_key, Hub, Meta};
+use crate::store::{now_ms, GameRow};
+
+static ASSETS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/assets");
+
+pub fn router(hub: Arc<Hub>) -> Router {
+    let body_limit = hub.cfg.max_rules_file * 2 + 16 * 1024;
+    Router::new()
+        .route("/", get(index))
+        .route("/assets/{*path}", get(asset))
+        .route("/api/rules", get(rules_list))
+        .route("/api/rules/{id}", get(rules_one))
+        .route("/api/games", post(create))
+        .route("/api/games/{id}/record", get(record))
+        .route("/ws/{id}", get(crate::ws::upgrade))
+        .layer(DefaultBodyLimit::max(body_limit))
+        .with_state(hub)
+}
+
+/// A refusal over HTTP: `{"t":"error","code","message"}` with a status.
+pub fn refuse(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
+    (status, Json(json!({"t": "error", "code": code, "message": message.into()}))).into_response()
+}
+
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit('.').next().unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "ico" => "image/x-icon",
+        "json" => "application/json",
+        "woff2" => "font/woff2",
+        "txt" | "md" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
+
+fn file(path: &str) -> Response {
+    match ASSETS.get_file(path) {
+        Some(f) => (
+            [(header::CONTENT_TYPE, content_type(path)), (header::CACHE_CONTROL, "no-cache"), (header::X_CONTENT_TYPE_OPTIONS, "nosniff")],
+            Body::from(f.contents()),
+        )
+            .into_response(),
+        None => refuse(StatusCode::NOT_FOUND, "not_found", format!("no file {path}")),
+    }
+}
+
+async fn index() -> Response {
+    if ASSETS.get_file("index.html").is_none() {
+        let page = "<!doctype html><meta charset=utf-8><title>ur serve</title><p>This build of <code>ur serve</code> has no page \
+                    (crates/ur-web/assets/index.html): the API and websockets work (docs/serve.md).";
+        return ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response();
+    }
+    file("index.html")
+}
+
+async fn asset(Path(path): Path<String>) -> Response {
+    if path.split('/').any(|p| p == ".." || p.is_empty()) {
+        return refuse(StatusCode::NOT_FOUND, "not_found", "no such file");
+    }
+    file(&path)
+}
+
+/// Every built-in rule set: race sets first, then the other families.
+fn catalogue() -> Vec<Value> {
+    let mut out = Vec::new();
+    for f in RuleSetFile::all_builtin() {
+        if let Ok(rules) = Rules::from_file(&f, &Options::new()) {
+            out.push(json!({"id": f.id, "name": f.name, "family": "race", "summary": rules.spec.summary}));
+        }
+    }
+    for s in family_rule_sets() {
+        out.push(json!({"id": s.id, "name": s.name, "family": family_key(s.family), "summary": s.summary}));
+    }
+    out
+}
+
+fn family_key(f: ur_rules::Family) -> String {
+    serde_json::to_value(f).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+async fn rules_list() -> Response {
+    Json(catalogue()).into_response()
+}
+
+async fn rules_one(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+    let Some(mut entry) = catalogue().into_iter().find(|e| e["id"] == id.as_str()) else {
+        return refuse(StatusCode::NOT_FOUND, "unknown_rules", format!("no rule set '{id}': GET /api/rules lists them"));
+    };
+    let options: Value = match RuleSetFile::all_builtin().into_iter().find(|f| f.id == id) {
+        Some(f) => serde_json::to_value(&f.options).unwrap_or(Value::Null),
+        None => family_rule_sets()
+            .into_iter()
+            .find(|s| s.id == id)
+            .map(|s| {
+                s.options
+                    .iter()
+                    .map(|o| json!({"name": o.name, "description": o.description, "default": o.default, "values": o.values}))
+                    .collect()
+            })
+            .unwrap_or(Value::Null),
+    };
+    entry["options"] = options;
+    match hub.session(&NewGame::builtin(&id)) {
+        Ok(s) => entry["view"] = serde_json::to_value(game_view(&s)).unwrap_or(Value::Null),
+        Err(e) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, "rules", e),
+    }
+    Json(entry).into_response()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateReq {
+    rules: Option<String>,
+    rules_file: Option<String>,
+    #[serde(default)]
+    options: serde_json::Map<String, Value>,
+    mode: String,
+    bot: Option<Value>,
+    seat: Option<String>,
+    first: Option<String>,
+}
+
+async fn create(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<SocketAddr>, body: axum::body::Bytes) -> Response {
+    if !hub.may_create(addr.ip()) {
+        let m = format!("this address creates games too fast: at most {} a second", hub.cfg.games_per_second);
+        return refuse(StatusCode::TOO_MANY_REQUESTS, "rate_limited", m);
+    }
+    let bad = |m: String| refuse(StatusCode::BAD_REQUEST, "bad_request", m);
+    let req: CreateReq = match serde_json::from_slice(&body) {
+        Ok(r) => r,
+        Err(e) => return bad(format!("the request is not a game to create: {e}")),
+    };
+    let rules = match (&req.rules, &req.rules_file) {
+        (Some(id), None) => RulesSource::Builtin(id.clone()),
+        (None, Some(text)) if text.len() > hub.cfg.max_rules_file => {
+            return refuse(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                format!("the rule-set file is {} bytes; at most {} are taken", text.len(), hub.cfg.max_rules_file),
+            )
+        }
+        (None, Some(text)) => RulesSource::File(text.clone()),
+        _ => return bad("give either rules (a rule-set id) or rules_file (the text of a rule-set file)".into()),
+    };
+    let mut options = Options::new();
+    for (k, v) in &req.options {
+        let text = match v {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            _ => return bad(format!("option {k} must be a string or a number")),
+        };
+        options.insert(k.clone(), OptionValue::parse(&text));
+    }
+    let first = match req.first.as_deref() {
+        None => Side::Light,
+        Some(s) => match Side::parse(s) {
+            Some(s) => s,
+            None => return bad(format!("first must be light or dark, not '{s}'")),
+        },
+    };
+    let new = NewGame { rules, options, first };
+    let session = match hub.session(&new) {
+        Ok(s) => s,
+        Err(e) => return refuse(StatusCode::BAD_REQUEST, "bad_rules", e),
+    };
+    let seat = match req.seat.as_deref().unwrap_or("random") {
+        "random" => {
+            if OsRng.next_u32() & 1 == 0 {
+                Side::Light
+            } else {
+                Side::Dark
+            }
+        }
+        s => match Side::parse(s) {
+            Some(s) => s,
+            None => return bad(format!("seat must be light, dark or random, not '{s}'")),
+        },
+    };
+    let (token, invite) = (secret(), secret());
+    let mut tokens: [Option<String>; 2] = [None, None];
+    let mut bots = [false, false];
+    let mut bot = None;
+    let you: String;
+    match req.mode.as_str() {
+        "bot" => {
+            let name = match bot_name(req.bot.as_ref()) {
+                Ok(n) => n,
+                Err(m) => return bad(m),
+            };
+            if let Err(m) = check_bot(&session, &name) {
+                return refuse(StatusCode::BAD_REQUEST, "bad_bot", m);
+            }
+            bot = Some(name);
+            tokens[seat.index()] = Some(hash_token(&token));
+            bots[1 - seat.index()] = true;
+            you = side_key(seat).into();
+        }
+        "hotseat" => {
+            tokens = [Some(hash_token(&token)), Some(hash_token(&token))];
+            you = "both".into();
+        }
+        "online" => {
+            tokens[seat.index()] = Some(hash_token(&token));
+            tokens[1 - seat.index()] = Some(hash_token(&invite));
+            you = side_key(seat).into();
+        }
+        m => return bad(format!("mode must be bot, hotseat or online, not '{m}'")),
+    }
+    let id = secret();
+    let (rules_id, rules_file) = match &new.rules {
+        RulesSource::Builtin(id) => (Some(id.clone()), None),
+        RulesSource::File(text) => (None, Some(text.clone())),
+    };
+    let kind = |b: bool| if b { "bot".to_string() } else { "human".to_string() };
+    let row = GameRow {
+        id: id.clone(),
+        rules_id,
+        rules_file,
+        options: serde_json::to_string(&new.options).unwrap_or_else(|_| "{}".into()),
+        first: side_key(first).into(),
+        mode: req.mode.clone(),
+        light: kind(bots[0]),
+        dark: kind(bots[1]),
+        bot: bot.clone(),
+        token_light: tokens[0].clone(),
+        token_dark: tokens[1].clone(),
+        status: "playing".into(),
+        winner: None,
+        created_ms: now_ms(),
+    };
+    let meta = Meta { id: id.clone(), new, mode: req.mode.clone(), bots, bot, tokens };
+    if let Err(e) = hub.create(row, meta, session).await {
+        return refuse(StatusCode::SERVICE_UNAVAILABLE, "storage", format!("the game could not be stored: {e}"));
+    }
+    let invite = (req.mode == "online").then(|| format!("/#/game/{id}?token={invite}"));
+    Json(json!({
+        "id": id,
+        "token": token,
+        "seat": you,
+        "invite": invite,
+        "watch": format!("/#/game/{id}"),
+        "play": format!("/#/game/{id}?token={token}"),
+    }))
+    .into_response()
+}
+
+/// `"3"`, `3`, `"level3"` or `"perfect"` as a bot name.
+fn bot_name(v: Option<&Value>) -> Result<String, String> {
+    let text = match v {
+        None => "3".to_string(),
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        Some(v) => return Err(format!("bot must be a level 1 to 5 or perfect, not {v}")),
+    };
+    let level = text.strip_prefix("level").unwrap_or(&text);
+    match level {
+        "1" | "2" | "3" | "4" | "5" => Ok(format!("level{level}")),
+        "perfect" => Ok("perfect".into()),
+        _ => Err(format!("bot must be a level 1 to 5 or perfect, not '{text}'")),
+    }
+}
+
+fn check_bot(session: &Session, name: &str) -> Result<(), String> {
+    let table = session.table().and_then(Result::ok);
+    if name == "perfect" && table.is_none() {
+        return Err(format!(
+            "the perfect bot needs a table solved for these rules ({}), and the server has none: choose a level 1 to 5",
+            session.game().rule_id()
+        ));
+    }
+    let bot = ur_bots::make_bot_with_table(name, 1, table).map_err(|e| e.to_string())?;
+    bot.check(session.game()).map_err(|e| e.to_string())
+}
+
+async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+    let game = match hub.game(&id).await {
+        Ok(Some(g)) => g,
+        Ok(None) => return refuse(StatusCode::NOT_FOUND, "unknown_game", "no game with that id"),
+        Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, "storage", e),
+    };
+    let st = game.state.lock().await;
+    let text = serde_json::to_string_pretty(&st.session.record()).unwrap_or_default();
+    let name = format!("attachment; filename=\"ur-{}-{}.json\"", st.session.game().rule_id(), &id[..8]);
+    ([(header::CONTENT_TYPE, "application/json".to_string()), (header::CONTENT_DISPOSITION, name)], text).into_response()
+}

@@ -1,0 +1,189 @@
+//! `ur serve`: the Royal Game of Ur in the browser. An authoritative game
+//! server (axum on tokio): the page and its files embedded in the binary, a
+//! small HTTP API, and a websocket per player or watcher (docs/serve.md).
+//! Every step is stored (SQLite or PostgreSQL) before anyone hears of it.
+
+pub mod client;
+pub mod http;
+pub mod live;
+pub mod store;
+pub mod ws;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use live::Hub;
+use store::Store;
+
+/// Where games are stored.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Db {
+    /// An SQLite file (created if missing).
+    Sqlite(PathBuf),
+    /// A PostgreSQL connection string (`postgres://user@host:port/db`).
+    Postgres(String),
+}
+
+impl Db {
+    /// `postgres://...` or `postgresql://...` is PostgreSQL, anything else an SQLite path.
+    pub fn parse(s: &str) -> Db {
+        if s.starts_with("postgres://") || s.starts_with("postgresql://") {
+            Db::Postgres(s.to_string())
+        } else {
+            Db::Sqlite(PathBuf::from(s))
+        }
+    }
+}
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The address to listen on, `127.0.0.1:8080` by default.
+    pub addr: String,
+    pub db: Db,
+    /// How long a bot waits before each of its steps.
+    pub bot_delay: Duration,
+    /// The table store (solved tables for hints, level 5 and perfect play).
+    pub tables: Option<PathBuf>,
+    /// How long an online player who dropped has to come back.
+    pub reconnect: Duration,
+    /// The largest websocket message taken, in bytes.
+    pub max_message: usize,
+    /// The largest rule-set file taken, in bytes.
+    pub max_rules_file: usize,
+    /// Open websockets per client address.
+    pub max_connections_per_ip: usize,
+    /// Messages per second each websocket may send (a token bucket).
+    pub messages_per_second: f64,
+    /// How many messages a websocket may send at once before the rate applies.
+    pub message_burst: f64,
+    /// Games each client address may create per second (bursts of four
+    /// times as many, plus ten).
+    pub games_per_second: f64,
+    /// SQLite: sync every commit to disk (`synchronous = FULL`, safe
+    /// against power loss) rather than at checkpoints (`NORMAL`, safe
+    /// against a crash of the process).
+    pub sync_full: bool,
+    /// Print nothing but errors.
+    pub quiet: bool,
+}
+
+impl Config {
+    pub fn new(addr: impl Into<String>, db: Db) -> Config {
+        Config {
+            addr: addr.into(),
+            db,
+            bot_delay: Duration::from_millis(700),
+            tables: None,
+            reconnect: Duration::from_secs(300),
+            max_message: 4096,
+            max_rules_file: 64 * 1024,
+            max_connections_per_ip: 64,
+            messages_per_second: 20.0,
+            message_burst: 40.0,
+            games_per_second: 1.0,
+            sync_full: true,
+            quiet: false,
+        }
+    }
+}
+
+/// Why the server could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("cannot listen on {addr}: {source}; {hint}")]
+    Bind { addr: String, source: std::io::Error, hint: &'static str },
+    #[error("{0}")]
+    Db(String),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A server listening, ready to run.
+pub struct Server {
+    listener: tokio::net::TcpListener,
+    hub: Arc<Hub>,
+    notifications: Option<tokio::sync::mpsc::UnboundedReceiver<String>>,
+}
+
+impl Server {
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener.local_addr().expect("a bound listener has an address")
+    }
+
+    /// How many games in progress were resumed from the store.
+    pub async fn games_in_play(&self) -> usize {
+        self.hub.games_in_play().await
+    }
+
+    /// Serves until the process ends.
+    ///
+    /// # Errors
+    /// The listener fails.
+    pub async fn run(mut self) -> Result<(), ServeError> {
+        if let Some(mut rx) = self.notifications.take() {
+            let hub = self.hub.clone();
+            tokio::spawn(async move {
+                while let Some(payload) = rx.recv().await {
+                    hub.notified(&payload).await;
+                }
+            });
+        }
+        let app = http::router(self.hub.clone());
+        axum::serve(self.listener, app.into_make_service_with_connect_info::<SocketAddr>()).await?;
+        Ok(())
+    }
+}
+
+/// Opens the database (migrating it), resumes the games in progress and
+/// binds the address.
+///
+/// # Errors
+/// An unreachable or damaged database, or an address that cannot be bound.
+pub async fn start(config: Config) -> Result<Server, ServeError> {
+    let (store, notifications) = match &config.db {
+        Db::Sqlite(path) => (Store::sqlite(path, config.sync_full).map_err(ServeError::Db)?, None),
+        Db::Postgres(url) => {
+            let (s, rx) =
+                Store::postgres(url).await.map_err(|e| ServeError::Db(format!("{e} (is the server running, and is --db right?)")))?;
+            (s, Some(rx))
+        }
+    };
+    let listener = tokio::net::TcpListener::bind(&config.addr).await.map_err(|source| {
+        let hint = if source.kind() == std::io::ErrorKind::AddrInUse {
+            "another program (perhaps another `ur serve`) uses that port: stop it, or choose another with --addr 127.0.0.1:PORT"
+        } else {
+            "give --addr HOST:PORT with an address of this machine, for example 127.0.0.1:8080"
+        };
+        ServeError::Bind { addr: config.addr.clone(), source, hint }
+    })?;
+    let hub = Arc::new(Hub::new(config, store));
+    hub.resume_all().await.map_err(|e| ServeError::Db(format!("cannot read the games in progress: {e}")))?;
+    Ok(Server { listener, hub, notifications })
+}
+
+/// Runs the server until it is stopped: opens the database, binds the
+/// address, prints the URL and serves.
+///
+/// # Errors
+/// See [`start`].
+pub fn serve(config: Config) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let quiet = config.quiet;
+        let db = match &config.db {
+            Db::Sqlite(p) => format!("SQLite {}", p.display()),
+            Db::Postgres(_) => "PostgreSQL".to_string(),
+        };
+        let server = start(config).await?;
+        let addr = server.local_addr();
+        if !quiet {
+            let resumed = server.games_in_play().await;
+            println!("ur serve: games stored in {db}; {resumed} game(s) in progress resumed");
+            println!("Open http://{addr}/ in a browser (Ctrl-C stops the server).");
+        }
+        server.run().await
+    })
+}

@@ -1,0 +1,862 @@
+//! Games in play: each game's session behind a lock, its seats, who is
+//! connected, and the updates sent to every socket watching it.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex as StdMutex};
+use std::time::Duration;
+
+use rand::rngs::OsRng;
+use rand::RngCore;
+use serde::Serialize;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use tokio::sync::{broadcast, Mutex};
+use ur_bots::hint::Hint;
+use ur_rules::{Action, AnyAction, Options, Playable, Rules, Side, Turn};
+use ur_session::tables::{LoadedTable, TableOracle};
+use ur_session::view::game_view;
+use ur_session::{NewGame, RulesSource, Session, Tables, DEFAULT_DEPTH};
+
+use crate::store::{now_ms, EventRow, GameRow, StatusChange, Store, StoreError};
+use crate::Config;
+
+/// A refusal sent to a client as `{"t":"error","code","message"}`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl Refusal {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Refusal {
+        Refusal { code, message: message.into() }
+    }
+
+    pub fn json(&self) -> String {
+        json!({"t": "error", "code": self.code, "message": self.message}).to_string()
+    }
+}
+
+/// Who a connection or task acts for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Actor {
+    Seat(Side),
+    /// The hot-seat token: both sides.
+    Both,
+    Watcher,
+    Bot,
+}
+
+impl Actor {
+    pub fn you(self) -> Value {
+        match self {
+            Actor::Seat(s) => json!(side_key(s)),
+            Actor::Both => json!("both"),
+            _ => Value::Null,
+        }
+    }
+
+    fn seats(self) -> [bool; 2] {
+        match self {
+            Actor::Seat(Side::Light) => [true, false],
+            Actor::Seat(Side::Dark) => [false, true],
+            Actor::Both => [true, true],
+            _ => [false, false],
+        }
+    }
+}
+
+pub fn side_key(side: Side) -> &'static str {
+    match side {
+        Side::Light => "light",
+        Side::Dark => "dark",
+    }
+}
+
+pub fn other(side: Side) -> Side {
+    match side {
+        Side::Light => Side::Dark,
+        Side::Dark => Side::Light,
+    }
+}
+
+pub fn hash_token(token: &str) -> String {
+    let d = Sha256::digest(token.as_bytes());
+    d.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// 128 random bits from the operating system's secure generator, as hex.
+pub fn secret() -> String {
+    let mut b = [0u8; 16];
+    OsRng.fill_bytes(&mut b);
+    b.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The tables in the store, each opened once.
+pub struct CachedTables {
+    dir: Option<PathBuf>,
+    opened: StdMutex<HashMap<PathBuf, Result<LoadedTable, String>>>,
+}
+
+impl CachedTables {
+    pub fn new(dir: Option<PathBuf>) -> CachedTables {
+        CachedTables { dir, opened: StdMutex::new(HashMap::new()) }
+    }
+}
+
+impl Tables for CachedTables {
+    fn oracle(&self, rules: &Arc<Rules>) -> Option<Result<ur_bots::Oracle, String>> {
+        let path = ur_solve::store::find(self.dir.as_deref()?, rules)?;
+        let mut opened = self.opened.lock().unwrap_or_else(|e| e.into_inner());
+        let table = opened.entry(path.clone()).or_insert_with(|| LoadedTable::open(&path).map_err(|e| e.to_string()));
+        match table {
+            Ok(t) => Some(t.oracle(rules.clone()).map_err(|e| e.to_string())),
+            // A damaged table is passed over, as `ur play` does.
+            Err(_) => None,
+        }
+    }
+}
+
+/// What every socket of a game is sent; each adds who it is.
+#[derive(Debug)]
+pub enum Update {
+    View { seq: u64, view: Arc<str>, common: Arc<Common> },
+    Presence(Arc<Common>),
+}
+
+/// The game's facts shared by every socket: `Game` in docs/serve.md, less `you`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Common {
+    pub id: String,
+    pub mode: String,
+    pub status: String,
+    pub winner: Option<String>,
+    pub bot: Option<String>,
+    pub seats: SeatsJson,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatsJson {
+    pub light: SeatJson,
+    pub dark: SeatJson,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatJson {
+    pub kind: &'static str,
+    pub connected: bool,
+    pub deadline: Option<i64>,
+}
+
+impl Update {
+    pub fn text(&self, you: Actor) -> String {
+        match self {
+            Update::View { seq, view, common } => view_text(*seq, view, common, you),
+            Update::Presence(common) => json!({"t": "presence", "seats": common.seats}).to_string(),
+        }
+    }
+}
+
+pub fn view_text(seq: u64, view: &str, common: &Common, you: Actor) -> String {
+    let mut game = serde_json::to_value(common).unwrap_or(Value::Null);
+    game["you"] = you.you();
+    format!(r#"{{"t":"view","seq":{seq},"view":{view},"game":{game}}}"#)
+}
+
+/// A game's fixed facts.
+pub struct Meta {
+    pub id: String,
+    pub new: NewGame,
+    pub mode: String,
+    /// Whether each seat (`[light, dark]`) is a bot.
+    pub bots: [bool; 2],
+    pub bot: Option<String>,
+    pub tokens: [Option<String>; 2],
+}
+
+impl Meta {
+    /// The seat a token opens, if any.
+    pub fn actor_for(&self, token: &str) -> Option<Actor> {
+        let h = hash_token(token);
+        let [l, d] = [self.tokens[0].as_deref() == Some(h.as_str()), self.tokens[1].as_deref() == Some(h.as_str())];
+        match (l, d) {
+            (true, true) => Some(Actor::Both),
+            (true, false) => Some(Actor::Seat(Side::Light)),
+            (false, true) => Some(Actor::Seat(Side::Dark)),
+            _ => None,
+        }
+    }
+}
+
+pub struct State {
+    pub session: Session,
+    pub seq: u64,
+    /// `playing`, `over` or `abandoned`.
+    pub status: String,
+    pub winner: Option<String>,
+    pub view: Arc<str>,
+    /// Sockets on this process per seat.
+    local: [u32; 2],
+    /// Sockets on this process, watchers included.
+    sockets: u32,
+    /// Sockets on other processes per seat, by process.
+    remote: HashMap<String, [u32; 2]>,
+    deadline: [Option<i64>; 2],
+    deadline_gen: [u64; 2],
+    bot_pending: bool,
+}
+
+impl State {
+    fn connected(&self, seat: usize) -> bool {
+        self.local[seat] > 0 || self.remote.values().any(|c| c[seat] > 0)
+    }
+}
+
+pub struct LiveGame {
+    pub meta: Meta,
+    pub state: Mutex<State>,
+    pub tx: broadcast::Sender<Arc<Update>>,
+}
+
+/// A request to change the game.
+#[derive(Clone, Copy, Debug)]
+pub enum Req {
+    Roll { seq: u64 },
+    Act { seq: u64, index: usize },
+}
+
+/// Everything the server holds: the store, the tables and the games in play.
+pub struct Hub {
+    pub cfg: Config,
+    pub store: Store,
+    pub tables: CachedTables,
+    games: Mutex<HashMap<String, Arc<LiveGame>>>,
+    /// This process's id in notifications.
+    pub proc_id: String,
+    pub conns: StdMutex<HashMap<IpAddr, usize>>,
+    /// Games created per client address (a token bucket each).
+    pub creations: StdMutex<HashMap<IpAddr, (f64, std::time::Instant)>>,
+}
+
+/// Replays one stored step into a session; `abandon` steps set the status.
+fn replay(session: &mut Session, ev: &EventRow, status: &mut String, winner: &mut Option<String>) -> Result<(), String> {
+    match ev.kind.as_str() {
+        "roll" => {
+            let raw = ev.raw.and_then(|r| u8::try_from(r).ok()).ok_or_else(|| format!("step {}: no raw throw", ev.seq))?;
+            session.roll(raw).map_err(|e| format!("step {}: {e}", ev.seq))?;
+        }
+        "act" => {
+            let i = ev.action_index.unwrap_or(-1);
+            let open = usize::try_from(i).ok().and_then(|i| session.game().actions().get(i).cloned());
+            let action = open.ok_or_else(|| format!("step {}: no open action {i}", ev.seq))?;
+            if let Some(stored) = &ev.action {
+                let now = serde_json::to_string(&action).unwrap_or_default();
+                if &now != stored {
+                    return Err(format!("step {}: action {i} is now {now}, stored as {stored}", ev.seq));
+                }
+            }
+            session.act(&action).map_err(|e| format!("step {}: {e}", ev.seq))?;
+        }
+        "abandon" => {
+            *status = "abandoned".into();
+            let left = ev.action.as_deref().and_then(Side::parse);
+            *winner = left.map(|s| side_key(other(s)).to_string());
+        }
+        k => return Err(format!("step {}: unknown kind {k}", ev.seq)),
+    }
+    Ok(())
+}
+
+fn over_status(session: &Session) -> Option<StatusChange> {
+    match session.game().turn() {
+        Turn::Over(w) => Some(StatusChange { status: "over".into(), winner: Some(w.map_or("draw", side_key).to_string()) }),
+        _ => None,
+    }
+}
+
+/// Runs a blocking computation (a bot's move, a hint) without stalling the
+/// other tasks when the runtime has other threads.
+fn blocking<T>(f: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::try_current().map(|h| h.runtime_flavor()) {
+        Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(f),
+        _ => f(),
+    }
+}
+
+pub fn new_game_of(row: &GameRow) -> Result<NewGame, String> {
+    let rules = match (&row.rules_id, &row.rules_file) {
+        (_, Some(text)) => RulesSource::File(text.clone()),
+        (Some(id), None) => RulesSource::Builtin(id.clone()),
+        (None, None) => return Err("no rules".into()),
+    };
+    let options: Options = serde_json::from_str(&row.options).map_err(|e| format!("options: {e}"))?;
+    let first = Side::parse(&row.first).ok_or("first side")?;
+    Ok(NewGame { rules, options, first })
+}
+
+impl Hub {
+    pub fn new(cfg: Config, store: Store) -> Hub {
+        let tables = CachedTables::new(cfg.tables.clone());
+        Hub {
+            cfg,
+            store,
+            tables,
+            games: Mutex::new(HashMap::new()),
+            proc_id: secret(),
+            conns: StdMutex::new(HashMap::new()),
+            creations: StdMutex::new(HashMap::new()),
+        }
+    }
+
+    /// Whether `ip` may create one more game now (a token bucket per address).
+    pub fn may_create(&self, ip: IpAddr) -> bool {
+        let (rate, burst) = (self.cfg.games_per_second, 4.0 * self.cfg.games_per_second + 10.0);
+        let mut all = self.creations.lock().unwrap_or_else(|e| e.into_inner());
+        let now = std::time::Instant::now();
+        if all.len() > 100_000 {
+            all.retain(|_, (_, at)| now.duration_since(*at).as_secs() < 60);
+        }
+        let (tokens, at) = all.entry(ip).or_insert((burst, now));
+        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * rate).min(burst);
+        *at = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Starts a new game's session (checking its rules) before it is stored.
+    pub fn session(&self, new: &NewGame) -> Result<Session, String> {
+        Session::new(new, &self.tables).map_err(|e| e.to_string())
+    }
+
+    /// Stores a new game and puts it in play.
+    pub async fn create(self: &Arc<Self>, row: GameRow, meta: Meta, session: Session) -> Result<Arc<LiveGame>, StoreError> {
+        self.store.create_game(row).await?;
+        let game = self.live(meta, session, 0, "playing".into(), None);
+        self.games.lock().await.insert(game.meta.id.clone(), game.clone());
+        game.after_change(self, &mut *game.state.lock().await);
+        Ok(game)
+    }
+
+    fn live(&self, meta: Meta, session: Session, seq: u64, status: String, winner: Option<String>) -> Arc<LiveGame> {
+        let view: Arc<str> = serde_json::to_string(&game_view(&session)).unwrap_or_default().into();
+        let (tx, _) = broadcast::channel(256);
+        let state = State {
+            session,
+            seq,
+            status,
+            winner,
+            view,
+            local: [0, 0],
+            sockets: 0,
+            remote: HashMap::new(),
+            deadline: [None, None],
+            deadline_gen: [0, 0],
+            bot_pending: false,
+        };
+        Arc::new(LiveGame { meta, state: Mutex::new(state), tx })
+    }
+
+    /// The game with this id, loaded from the store if it is not in play here.
+    pub async fn game(self: &Arc<Self>, id: &str) -> Result<Option<Arc<LiveGame>>, String> {
+        if id.len() != 32 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Ok(None);
+        }
+        let mut games = self.games.lock().await;
+        if let Some(g) = games.get(id) {
+            return Ok(Some(g.clone()));
+        }
+        let Some((row, events)) = self.store.load(id, 0).await.map_err(|e| e.to_string())? else { return Ok(None) };
+        let game = self.rebuild(&row, &events)?;
+        games.insert(id.to_string(), game.clone());
+        drop(games);
+        if self.store.is_postgres() {
+            // Who is connected to this game on the other processes?
+            self.store.notify(format!("q:{id}:{}", self.proc_id)).await;
+        }
+        game.after_change(self, &mut *game.state.lock().await);
+        Ok(Some(game))
+    }
+
+    fn rebuild(&self, row: &GameRow, events: &[EventRow]) -> Result<Arc<LiveGame>, String> {
+        let new = new_game_of(row)?;
+        let (session, seq, status, winner) = self.replayed(&new, events)?;
+        let side = |s: &str| s == "bot";
+        let meta = Meta {
+            id: row.id.clone(),
+            new,
+            mode: row.mode.clone(),
+            bots: [side(&row.light), side(&row.dark)],
+            bot: row.bot.clone(),
+            tokens: [row.token_light.clone(), row.token_dark.clone()],
+        };
+        Ok(self.live(meta, session, seq, status, winner))
+    }
+
+    fn replayed(&self, new: &NewGame, events: &[EventRow]) -> Result<(Session, u64, String, Option<String>), String> {
+        let mut session = self.session(new)?;
+        let (mut status, mut winner) = ("playing".to_string(), None);
+        let mut seq = 0;
+        for ev in events {
+            if ev.seq != seq as i64 + 1 {
+                return Err(format!("step {} is missing", seq + 1));
+            }
+            replay(&mut session, ev, &mut status, &mut winner)?;
+            seq += 1;
+        }
+        if let Some(st) = over_status(&session) {
+            (status, winner) = (st.status, st.winner);
+        }
+        Ok((session, seq, status, winner))
+    }
+
+    /// Loads every game in progress (their bots' turns are scheduled again).
+    pub async fn resume_all(self: &Arc<Self>) -> Result<usize, String> {
+        let ids = self.store.in_progress().await.map_err(|e| e.to_string())?;
+        let mut n = 0;
+        for id in ids {
+            match self.game(&id).await {
+                Ok(Some(g)) => {
+                    n += 1;
+                    // One process holds an SQLite database: nobody is connected
+                    // after a restart, so each online player has the time to
+                    // come back as after a drop.
+                    if g.meta.mode == "online" && !self.store.is_postgres() {
+                        let mut st = g.state.lock().await;
+                        if st.seq > 0 {
+                            for seat in 0..2 {
+                                g.start_deadline(self, &mut st, seat);
+                            }
+                        }
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => eprintln!("ur serve: game {id} cannot be resumed: {e}"),
+            }
+        }
+        Ok(n)
+    }
+
+    /// A notification from another process (PostgreSQL).
+    pub async fn notified(self: &Arc<Self>, payload: &str) {
+        let parts: Vec<&str> = payload.split(':').collect();
+        match parts.as_slice() {
+            ["e", game, _seq, proc] if *proc != self.proc_id => {
+                let g = self.games.lock().await.get(*game).cloned();
+                if let Some(g) = g {
+                    let mut st = g.state.lock().await;
+                    g.catch_up(self, &mut st).await;
+                }
+            }
+            ["q", game, proc] if *proc != self.proc_id => {
+                let g = self.games.lock().await.get(*game).cloned();
+                if let Some(g) = g {
+                    let st = g.state.lock().await;
+                    g.tell_presence(self, &st);
+                }
+            }
+            ["p", game, proc, l, d] if *proc != self.proc_id => {
+                let g = self.games.lock().await.get(*game).cloned();
+                if let Some(g) = g {
+                    let counts = [l.parse().unwrap_or(0), d.parse().unwrap_or(0)];
+                    let mut st = g.state.lock().await;
+                    let before = [st.connected(0), st.connected(1)];
+                    st.remote.insert(proc.to_string(), counts);
+                    for seat in 0..2 {
+                        let now = st.connected(seat);
+                        if now && !before[seat] {
+                            st.deadline[seat] = None;
+                            st.deadline_gen[seat] += 1;
+                        } else if !now && before[seat] {
+                            g.start_deadline(self, &mut st, seat);
+                        }
+                    }
+                    g.send(Update::Presence(g.common(self, &st)));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    async fn forget(&self, id: &str) {
+        let mut games = self.games.lock().await;
+        if let Some(g) = games.get(id) {
+            let st = g.state.lock().await;
+            if st.sockets == 0 && st.status != "playing" {
+                drop(st);
+                games.remove(id);
+            }
+        }
+    }
+
+    pub async fn games_in_play(&self) -> usize {
+        self.games.lock().await.len()
+    }
+}
+
+impl LiveGame {
+    pub fn common(&self, hub: &Hub, st: &State) -> Arc<Common> {
+        let seat = |i: usize| {
+            let bot = self.meta.bots[i];
+            SeatJson {
+                kind: if bot { "bot" } else { "human" },
+                connected: bot || st.connected(i),
+                deadline: st.deadline[i].filter(|_| hub.cfg.reconnect > Duration::ZERO),
+            }
+        };
+        Arc::new(Common {
+            id: self.meta.id.clone(),
+            mode: self.meta.mode.clone(),
+            status: st.status.clone(),
+            winner: st.winner.clone(),
+            bot: self.meta.bot.clone(),
+            seats: SeatsJson { light: seat(0), dark: seat(1) },
+        })
+    }
+
+    fn send(&self, u: Update) {
+        let _ = self.tx.send(Arc::new(u));
+    }
+
+    /// The view message for a socket now.
+    pub fn view_now(&self, hub: &Hub, st: &State, you: Actor) -> String {
+        view_text(st.seq, &st.view, &self.common(hub, st), you)
+    }
+
+    /// After a step: the new view to every socket, and the bot's turn.
+    fn after_change(self: &Arc<Self>, hub: &Arc<Hub>, st: &mut State) {
+        st.view = serde_json::to_string(&game_view(&st.session)).unwrap_or_default().into();
+        self.send(Update::View { seq: st.seq, view: st.view.clone(), common: self.common(hub, st) });
+        self.schedule_bot(hub, st);
+    }
+
+    fn bot_to_move(&self, st: &State) -> bool {
+        if st.status != "playing" {
+            return false;
+        }
+        match st.session.game().turn() {
+            Turn::Roll(s) | Turn::Decide(s) => self.meta.bots[s.index()],
+            Turn::Over(_) => false,
+        }
+    }
+
+    fn schedule_bot(self: &Arc<Self>, hub: &Arc<Hub>, st: &mut State) {
+        if st.bot_pending || !self.bot_to_move(st) {
+            return;
+        }
+        st.bot_pending = true;
+        let (game, hub) = (self.clone(), hub.clone());
+        tokio::spawn(async move {
+            tokio::time::sleep(hub.cfg.bot_delay).await;
+            let mut st = game.state.lock().await;
+            st.bot_pending = false;
+            if !game.bot_to_move(&st) {
+                return;
+            }
+            let seq = st.seq;
+            let req = match st.session.game().turn() {
+                Turn::Roll(_) => Req::Roll { seq },
+                _ => {
+                    let name = game.meta.bot.clone().unwrap_or_else(|| "level3".into());
+                    let seed = OsRng.next_u64();
+                    let chosen = blocking(|| st.session.bestmove(&name, seed));
+                    let index = match chosen {
+                        Ok(b) => st.session.game().actions().iter().position(|a| *a == b.action),
+                        Err(e) => {
+                            eprintln!("ur serve: game {}: the bot cannot move: {e}", game.meta.id);
+                            None
+                        }
+                    };
+                    Req::Act { seq, index: index.unwrap_or(0) }
+                }
+            };
+            if let Err(r) = game.apply(&hub, &mut st, Actor::Bot, req).await {
+                if r.code != "stale" {
+                    eprintln!("ur serve: game {}: the bot's step was refused: {}", game.meta.id, r.message);
+                }
+                game.schedule_bot(&hub, &mut st);
+            }
+        });
+    }
+
+    /// A client's (or the bot's) roll or action, checked, stored, then sent to all.
+    pub async fn play(self: &Arc<Self>, hub: &Arc<Hub>, actor: Actor, req: Req) -> Result<(), Refusal> {
+        let mut st = self.state.lock().await;
+        self.apply(hub, &mut st, actor, req).await
+    }
+
+    async fn apply(self: &Arc<Self>, hub: &Arc<Hub>, st: &mut State, actor: Actor, req: Req) -> Result<(), Refusal> {
+        if actor == Actor::Watcher {
+            return Err(Refusal::new(
+                "watcher",
+                "you are watching this game: only its players act (open the link with your token to play)",
+            ));
+        }
+        let seq = match req {
+            Req::Roll { seq } | Req::Act { seq, .. } => seq,
+        };
+        if st.status != "playing" {
+            return Err(Refusal::new("over", format!("the game is {}: nothing more can be played", st.status)));
+        }
+        if seq != st.seq {
+            return Err(Refusal::new("stale", format!("that was for view {seq}; the game is at view {}: act on the latest view", st.seq)));
+        }
+        let (side, deciding) = match st.session.game().turn() {
+            Turn::Roll(s) => (s, false),
+            Turn::Decide(s) => (s, true),
+            Turn::Over(_) => return Err(Refusal::new("over", "the game is over")),
+        };
+        let mine = match actor {
+            Actor::Bot => self.meta.bots[side.index()],
+            Actor::Both => !self.meta.bots[side.index()],
+            Actor::Seat(s) => s == side,
+            Actor::Watcher => false,
+        };
+        if !mine {
+            let name = st.session.game().side_name(side).to_string();
+            return Err(Refusal::new("not_your_turn", format!("it is {name}'s ({}) turn, not yours", side_key(side))));
+        }
+        let ev = match (req, deciding) {
+            (Req::Roll { .. }, true) => {
+                return Err(Refusal::new(
+                    "illegal",
+                    "the dice are thrown: choose one of the open actions (send act with its index), not a roll",
+                ))
+            }
+            (Req::Act { .. }, false) => return Err(Refusal::new("illegal", "throw the dice first (send roll): no action is open yet")),
+            (Req::Roll { .. }, false) => {
+                let rolled = st.session.roll_from(&mut OsRng).map_err(|e| Refusal::new("illegal", e.to_string()))?;
+                EventRow { seq: seq as i64 + 1, kind: "roll".into(), raw: Some(i64::from(rolled.raw)), action_index: None, action: None }
+            }
+            (Req::Act { index, .. }, true) => {
+                let n = st.session.game().actions().len();
+                let Some(action) = st.session.game().actions().get(index).cloned() else {
+                    return Err(Refusal::new(
+                        "illegal",
+                        format!("there is no open action {index}: the open actions are 0 to {}", n.saturating_sub(1)),
+                    ));
+                };
+                let json = serde_json::to_string(&action).unwrap_or_default();
+                st.session.act(&action).map_err(|e| Refusal::new("illegal", e.to_string()))?;
+                EventRow { seq: seq as i64 + 1, kind: "act".into(), raw: None, action_index: Some(index as i64), action: Some(json) }
+            }
+        };
+        self.commit(hub, st, ev).await
+    }
+
+    /// Stores a step already applied to the session, then tells everyone.
+    /// When it cannot be stored the session is rebuilt from the store.
+    async fn commit(self: &Arc<Self>, hub: &Arc<Hub>, st: &mut State, ev: EventRow) -> Result<(), Refusal> {
+        let status = if ev.kind == "abandon" {
+            let left = ev.action.as_deref().and_then(Side::parse);
+            Some(StatusChange { status: "abandoned".into(), winner: left.map(|s| side_key(other(s)).to_string()) })
+        } else {
+            over_status(&st.session)
+        };
+        let notify = format!("e:{}:{}:{}", self.meta.id, ev.seq, hub.proc_id);
+        let new_seq = ev.seq as u64;
+        match hub.store.append(&self.meta.id, ev, status.clone(), notify).await {
+            Ok(()) => {
+                st.seq = new_seq;
+                if let Some(s) = status {
+                    st.status = s.status;
+                    st.winner = s.winner;
+                }
+                self.after_change(hub, st);
+                Ok(())
+            }
+            Err(e) => {
+                let conflict = matches!(e, StoreError::Conflict);
+                self.reload(hub, st).await;
+                if conflict {
+                    Err(Refusal::new("stale", "another move was made first: act on the latest view"))
+                } else {
+                    eprintln!("ur serve: game {}: {e}", self.meta.id);
+                    Err(Refusal::new("storage", format!("the move could not be stored, so it was not made: {e}")))
+                }
+            }
+        }
+    }
+
+    /// Rebuilds the session from the store (after a failed write).
+    async fn reload(self: &Arc<Self>, hub: &Arc<Hub>, st: &mut State) {
+        match hub.store.load(&self.meta.id, 0).await {
+            Ok(Some((_, events))) => match hub.replayed(&self.meta.new, &events) {
+                Ok((session, seq, status, winner)) => {
+                    (st.session, st.seq, st.status, st.winner) = (session, seq, status, winner);
+                    self.after_change(hub, st);
+                }
+                Err(e) => eprintln!("ur serve: game {} does not replay: {e}", self.meta.id),
+            },
+            Ok(None) => {}
+            Err(e) => eprintln!("ur serve: game {} cannot be reloaded: {e}", self.meta.id),
+        }
+    }
+
+    /// Applies the steps other processes stored (PostgreSQL).
+    async fn catch_up(self: &Arc<Self>, hub: &Arc<Hub>, st: &mut State) {
+        let events = match hub.store.load(&self.meta.id, st.seq as i64).await {
+            Ok(Some((_, events))) => events,
+            Ok(None) => return,
+            Err(e) => {
+                eprintln!("ur serve: game {}: cannot load new steps: {e}", self.meta.id);
+                return;
+            }
+        };
+        if events.is_empty() {
+            return;
+        }
+        for ev in &events {
+            if ev.seq != st.seq as i64 + 1 {
+                break;
+            }
+            let (mut status, mut winner) = (st.status.clone(), st.winner.clone());
+            if let Err(e) = replay(&mut st.session, ev, &mut status, &mut winner) {
+                eprintln!("ur serve: game {}: {e}; reloading", self.meta.id);
+                self.reload(hub, st).await;
+                return;
+            }
+            (st.status, st.winner) = (status, winner);
+            st.seq += 1;
+        }
+        if let Some(s) = over_status(&st.session) {
+            (st.status, st.winner) = (s.status, s.winner);
+        }
+        self.after_change(hub, st);
+    }
+
+    /// The hint for the player's decision now (bot games only).
+    pub async fn hint(&self, actor: Actor, seq: u64) -> Result<String, Refusal> {
+        if self.meta.mode != "bot" {
+            return Err(Refusal::new("no_hint", "hints are for games against a bot"));
+        }
+        if actor == Actor::Watcher {
+            return Err(Refusal::new("watcher", "you are watching this game: only its player asks for hints"));
+        }
+        let st = self.state.lock().await;
+        if seq != st.seq {
+            return Err(Refusal::new("stale", format!("that was for view {seq}; the game is at view {}", st.seq)));
+        }
+        match st.session.game().turn() {
+            Turn::Decide(s) if !self.meta.bots[s.index()] => {}
+            _ => return Err(Refusal::new("no_hint", "a hint is for your decision after a throw")),
+        }
+        let table = matches!(st.session.table(), Some(Ok(_)));
+        let result = blocking(|| if table { st.session.hint(None, None) } else { st.session.hint(None, Some(DEFAULT_DEPTH)) });
+        let (hint, _judge) = result.map_err(|e| Refusal::new("no_hint", e.to_string()))?;
+        let actions = st.session.game().actions();
+        let index_of = |a: AnyAction| actions.iter().position(|x| *x == a);
+        let moves: Vec<Value> = match hint {
+            Hint::Moves { moves, .. } => moves
+                .iter()
+                .filter_map(|m| index_of(AnyAction::Race(Action::Move(m.mv))).map(|i| json!({"index": i, "win": m.win, "best": m.best})))
+                .collect(),
+            Hint::Choices { choices, .. } => choices
+                .iter()
+                .enumerate()
+                .filter_map(|(k, (c, w))| {
+                    index_of(AnyAction::Race(Action::Choose(*c))).map(|i| json!({"index": i, "win": w, "best": k == 0}))
+                })
+                .collect(),
+        };
+        let judge = if table { "table" } else { "search" };
+        Ok(json!({"t": "hint", "seq": st.seq, "judge": judge, "moves": moves}).to_string())
+    }
+
+    /// A socket of `actor` opened: the current view and presence for it.
+    pub async fn connect(self: &Arc<Self>, hub: &Arc<Hub>, actor: Actor) -> (String, broadcast::Receiver<Arc<Update>>, u64) {
+        let rx = self.tx.subscribe();
+        let mut st = self.state.lock().await;
+        st.sockets += 1;
+        let seats = actor.seats();
+        let mut changed = false;
+        for (i, on) in seats.iter().enumerate() {
+            if *on {
+                if !st.connected(i) {
+                    changed = true;
+                }
+                st.local[i] += 1;
+                if st.deadline[i].is_some() {
+                    st.deadline[i] = None;
+                    st.deadline_gen[i] += 1;
+                    changed = true;
+                }
+            }
+        }
+        if changed {
+            self.send(Update::Presence(self.common(hub, &st)));
+            self.tell_presence(hub, &st);
+        }
+        (self.view_now(hub, &st, actor), rx, st.seq)
+    }
+
+    /// A socket of `actor` closed: when it was a seat's last, the seat's deadline starts.
+    pub async fn disconnect(self: &Arc<Self>, hub: &Arc<Hub>, actor: Actor) {
+        let mut st = self.state.lock().await;
+        st.sockets = st.sockets.saturating_sub(1);
+        if st.sockets == 0 && st.status != "playing" {
+            // A finished game nobody watches leaves memory; it is loaded again when asked for.
+            drop(st);
+            hub.forget(&self.meta.id).await;
+            return;
+        }
+        let mut changed = false;
+        for (i, on) in actor.seats().iter().enumerate() {
+            if *on {
+                st.local[i] = st.local[i].saturating_sub(1);
+                if !st.connected(i) {
+                    changed = true;
+                    self.start_deadline(hub, &mut st, i);
+                }
+            }
+        }
+        if changed {
+            self.send(Update::Presence(self.common(hub, &st)));
+            self.tell_presence(hub, &st);
+        }
+    }
+
+    fn tell_presence(&self, hub: &Arc<Hub>, st: &State) {
+        if hub.store.is_postgres() {
+            let payload = format!("p:{}:{}:{}:{}", self.meta.id, hub.proc_id, st.local[0], st.local[1]);
+            let hub = hub.clone();
+            tokio::spawn(async move { hub.store.notify(payload).await });
+        }
+    }
+
+    /// An online player dropped: after the deadline the game ends as abandoned.
+    fn start_deadline(self: &Arc<Self>, hub: &Arc<Hub>, st: &mut State, seat: usize) {
+        if self.meta.mode != "online" || st.status != "playing" || self.meta.bots[seat] {
+            return;
+        }
+        let wait = hub.cfg.reconnect;
+        st.deadline[seat] = Some(now_ms() + wait.as_millis() as i64);
+        st.deadline_gen[seat] += 1;
+        let gen = st.deadline_gen[seat];
+        let (game, hub) = (self.clone(), hub.clone());
+        tokio::spawn(async move {
+            tokio::time::sleep(wait).await;
+            let mut st = game.state.lock().await;
+            if st.deadline_gen[seat] != gen || st.connected(seat) || st.status != "playing" {
+                return;
+            }
+            let side = if seat == 0 { Side::Light } else { Side::Dark };
+            st.deadline = [None, None];
+            let ev = EventRow {
+                seq: st.seq as i64 + 1,
+                kind: "abandon".into(),
+                raw: None,
+                action_index: None,
+                action: Some(side_key(side).into()),
+            };
+            if let Err(r) = game.commit(&hub, &mut st, ev).await {
+                eprintln!("ur serve: game {}: cannot record the abandonment: {}", game.meta.id, r.message);
+            }
+        });
+    }
+}

@@ -1,0 +1,503 @@
+//! Where games are kept: SQLite (one process, WAL mode) or PostgreSQL
+//! (several processes, live updates by `LISTEN/NOTIFY`). The same schema in
+//! both: a row per game and its append-only events, numbered from 1; the
+//! primary key (game, seq) serializes a game's actions across processes.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc as std_mpsc;
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tokio::sync::{mpsc, oneshot};
+
+/// The schema, one migration per version; `schema_version` holds the
+/// version a database is at. Append only: never change a shipped step.
+const MIGRATIONS: &[&str] = &["CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        rules_id TEXT,
+        rules_file TEXT,
+        options TEXT NOT NULL,
+        first TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        light TEXT NOT NULL,
+        dark TEXT NOT NULL,
+        bot TEXT,
+        token_light TEXT,
+        token_dark TEXT,
+        status TEXT NOT NULL,
+        winner TEXT,
+        created_ms BIGINT NOT NULL,
+        updated_ms BIGINT NOT NULL
+    );
+    CREATE INDEX games_status ON games (status);
+    CREATE TABLE events (
+        game TEXT NOT NULL REFERENCES games (id),
+        seq BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        raw BIGINT,
+        action_index BIGINT,
+        action TEXT,
+        at_ms BIGINT NOT NULL,
+        PRIMARY KEY (game, seq)
+    );"];
+
+/// The channel PostgreSQL notifications travel on.
+pub const CHANNEL: &str = "ur_events";
+
+/// A stored game's fixed facts and its status.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    pub id: String,
+    pub rules_id: Option<String>,
+    pub rules_file: Option<String>,
+    /// The options as a JSON object.
+    pub options: String,
+    pub first: String,
+    pub mode: String,
+    /// `human` or `bot`.
+    pub light: String,
+    pub dark: String,
+    pub bot: Option<String>,
+    /// SHA-256 of each seat's token, hex.
+    pub token_light: Option<String>,
+    pub token_dark: Option<String>,
+    /// `playing`, `over` or `abandoned`.
+    pub status: String,
+    pub winner: Option<String>,
+    pub created_ms: i64,
+}
+
+/// One step of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventRow {
+    pub seq: i64,
+    /// `roll`, `act` or `abandon`.
+    pub kind: String,
+    pub raw: Option<i64>,
+    pub action_index: Option<i64>,
+    /// The action's JSON (`act`), or the side that left (`abandon`).
+    pub action: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Another process stored this step first.
+    #[error("another step was stored first")]
+    Conflict,
+    #[error("{0}")]
+    Other(String),
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        match e {
+            rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => StoreError::Conflict,
+            e => StoreError::Other(e.to_string()),
+        }
+    }
+}
+
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(e: tokio_postgres::Error) -> Self {
+        if e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION) {
+            StoreError::Conflict
+        } else {
+            StoreError::Other(e.to_string())
+        }
+    }
+}
+
+pub fn now_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+/// A game's new status with a step.
+#[derive(Clone, Debug)]
+pub struct StatusChange {
+    pub status: String,
+    pub winner: Option<String>,
+}
+
+/// The database.
+#[derive(Clone)]
+pub enum Store {
+    Sqlite(Sqlite),
+    Postgres(Arc<Postgres>),
+}
+
+impl Store {
+    /// Opens (creating and migrating) the SQLite database at `path`.
+    ///
+    /// # Errors
+    /// The file cannot be opened or migrated.
+    pub fn sqlite(path: &Path, sync_full: bool) -> Result<Store, String> {
+        Ok(Store::Sqlite(Sqlite::open(path, sync_full)?))
+    }
+
+    /// Connects to PostgreSQL and migrates; notifications arrive on the returned receiver.
+    ///
+    /// # Errors
+    /// The server cannot be reached or the schema cannot be migrated.
+    pub async fn postgres(url: &str) -> Result<(Store, mpsc::UnboundedReceiver<String>), String> {
+        let (pg, rx) = Postgres::connect(url).await?;
+        Ok((Store::Postgres(Arc::new(pg)), rx))
+    }
+
+    pub fn is_postgres(&self) -> bool {
+        matches!(self, Store::Postgres(_))
+    }
+
+    pub async fn create_game(&self, row: GameRow) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(s) => {
+                s.call(move |c| {
+                    c.execute(
+                        "INSERT INTO games (id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms, updated_ms)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14)",
+                        rusqlite::params![
+                            row.id, row.rules_id, row.rules_file, row.options, row.first, row.mode, row.light, row.dark, row.bot,
+                            row.token_light, row.token_dark, row.status, row.winner, row.created_ms
+                        ],
+                    )
+                    .map(drop)
+                })
+                .await
+            }
+            Store::Postgres(p) => {
+                p.client()
+                    .execute(
+                        "INSERT INTO games (id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms, updated_ms)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)",
+                        &[
+                            &row.id, &row.rules_id, &row.rules_file, &row.options, &row.first, &row.mode, &row.light, &row.dark, &row.bot,
+                            &row.token_light, &row.token_dark, &row.status, &row.winner, &row.created_ms,
+                        ],
+                    )
+                    .await?;
+                Ok(())
+            }
+        }
+    }
+
+    /// Appends one step (and the game's new status); fails with
+    /// [`StoreError::Conflict`] when that step number is taken.
+    pub async fn append(&self, game: &str, ev: EventRow, status: Option<StatusChange>, notify: String) -> Result<(), StoreError> {
+        let game = game.to_string();
+        let at = now_ms();
+        match self {
+            Store::Sqlite(s) => {
+                s.call(move |c| {
+                    c.execute(
+                        "INSERT INTO events (game, seq, kind, raw, action_index, action, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                        rusqlite::params![game, ev.seq, ev.kind, ev.raw, ev.action_index, ev.action, at],
+                    )?;
+                    match status {
+                        Some(st) => c.execute(
+                            "UPDATE games SET status = ?2, winner = ?3, updated_ms = ?4 WHERE id = ?1",
+                            rusqlite::params![game, st.status, st.winner, at],
+                        ),
+                        None => c.execute("UPDATE games SET updated_ms = ?2 WHERE id = ?1", rusqlite::params![game, at]),
+                    }
+                    .map(drop)
+                })
+                .await
+            }
+            Store::Postgres(p) => {
+                let (st, winner) = match status {
+                    Some(s) => (Some(s.status), s.winner),
+                    None => (None, None),
+                };
+                // One statement: the step, the status and the notification
+                // commit together or not at all.
+                p.client()
+                    .query(
+                        "WITH ins AS (
+                            INSERT INTO events (game, seq, kind, raw, action_index, action, at_ms)
+                            VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING seq),
+                         up AS (
+                            UPDATE games SET status = COALESCE($8, status), winner = COALESCE($9, winner), updated_ms = $7
+                            WHERE id = $1 AND EXISTS (SELECT 1 FROM ins) RETURNING id)
+                         SELECT pg_notify('ur_events', $10) FROM ins",
+                        &[&game, &ev.seq, &ev.kind, &ev.raw, &ev.action_index, &ev.action, &at, &st, &winner, &notify],
+                    )
+                    .await?;
+                Ok(())
+            }
+        }
+    }
+
+    /// A game's row and its events after step `after`.
+    pub async fn load(&self, id: &str, after: i64) -> Result<Option<(GameRow, Vec<EventRow>)>, StoreError> {
+        let id = id.to_string();
+        match self {
+            Store::Sqlite(s) => {
+                s.call(move |c| {
+                    let row = c.query_row(
+                        "SELECT id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms
+                         FROM games WHERE id = ?1",
+                        [&id],
+                        |r| {
+                            Ok(GameRow {
+                                id: r.get(0)?,
+                                rules_id: r.get(1)?,
+                                rules_file: r.get(2)?,
+                                options: r.get(3)?,
+                                first: r.get(4)?,
+                                mode: r.get(5)?,
+                                light: r.get(6)?,
+                                dark: r.get(7)?,
+                                bot: r.get(8)?,
+                                token_light: r.get(9)?,
+                                token_dark: r.get(10)?,
+                                status: r.get(11)?,
+                                winner: r.get(12)?,
+                                created_ms: r.get(13)?,
+                            })
+                        },
+                    );
+                    let row = match row {
+                        Ok(r) => r,
+                        Err(rusqlite::Error::QueryReturnedNoRows) => return Ok(None),
+                        Err(e) => return Err(e),
+                    };
+                    let mut stmt = c.prepare_cached(
+                        "SELECT seq, kind, raw, action_index, action FROM events WHERE game = ?1 AND seq > ?2 ORDER BY seq",
+                    )?;
+                    let events = stmt
+                        .query_map(rusqlite::params![id, after], |r| {
+                            Ok(EventRow { seq: r.get(0)?, kind: r.get(1)?, raw: r.get(2)?, action_index: r.get(3)?, action: r.get(4)? })
+                        })?
+                        .collect::<Result<Vec<_>, _>>()?;
+                    Ok(Some((row, events)))
+                })
+                .await
+            }
+            Store::Postgres(p) => {
+                let c = p.client();
+                let rows = c
+                    .query(
+                        "SELECT id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms
+                         FROM games WHERE id = $1",
+                        &[&id],
+                    )
+                    .await?;
+                let Some(r) = rows.first() else { return Ok(None) };
+                let row = GameRow {
+                    id: r.get(0),
+                    rules_id: r.get(1),
+                    rules_file: r.get(2),
+                    options: r.get(3),
+                    first: r.get(4),
+                    mode: r.get(5),
+                    light: r.get(6),
+                    dark: r.get(7),
+                    bot: r.get(8),
+                    token_light: r.get(9),
+                    token_dark: r.get(10),
+                    status: r.get(11),
+                    winner: r.get(12),
+                    created_ms: r.get(13),
+                };
+                let events = c
+                    .query("SELECT seq, kind, raw, action_index, action FROM events WHERE game = $1 AND seq > $2 ORDER BY seq", &[&id, &after])
+                    .await?
+                    .iter()
+                    .map(|r| EventRow { seq: r.get(0), kind: r.get(1), raw: r.get(2), action_index: r.get(3), action: r.get(4) })
+                    .collect();
+                Ok(Some((row, events)))
+            }
+        }
+    }
+
+    /// The ids of the games still being played.
+    pub async fn in_progress(&self) -> Result<Vec<String>, StoreError> {
+        match self {
+            Store::Sqlite(s) => {
+                s.call(|c| {
+                    let mut stmt = c.prepare("SELECT id FROM games WHERE status = 'playing' ORDER BY created_ms")?;
+                    let ids = stmt.query_map([], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
+                    Ok(ids)
+                })
+                .await
+            }
+            Store::Postgres(p) => {
+                let rows = p.client().query("SELECT id FROM games WHERE status = 'playing' ORDER BY created_ms", &[]).await?;
+                Ok(rows.iter().map(|r| r.get(0)).collect())
+            }
+        }
+    }
+
+    /// Tells the other processes something (PostgreSQL only).
+    pub async fn notify(&self, payload: String) {
+        if let Store::Postgres(p) = self {
+            if let Err(e) = p.client().execute("SELECT pg_notify('ur_events', $1)", &[&payload]).await {
+                eprintln!("ur serve: cannot notify the other processes: {e}");
+            }
+        }
+    }
+}
+
+type Reply = Box<dyn FnOnce(Option<String>) + Send>;
+type Job = Box<dyn FnOnce(&rusqlite::Connection) -> Reply + Send>;
+
+/// SQLite on its own thread. Jobs waiting together are committed in one
+/// transaction (group commit); each job's answer is sent after the commit.
+#[derive(Clone)]
+pub struct Sqlite {
+    tx: std_mpsc::Sender<Job>,
+}
+
+impl Sqlite {
+    fn open(path: &Path, sync_full: bool) -> Result<Sqlite, String> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create the folder {}: {e}", dir.display()))?;
+        }
+        let named = |e: rusqlite::Error| format!("cannot open the SQLite database {}: {e}", path.display());
+        let mut conn = rusqlite::Connection::open(path).map_err(named)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(named)?;
+        let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0)).map_err(named)?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(format!("the SQLite database {} cannot use WAL mode (it is in {mode} mode)", path.display()));
+        }
+        let sync = if sync_full { "FULL" } else { "NORMAL" };
+        conn.execute_batch(&format!("PRAGMA synchronous = {sync}; PRAGMA foreign_keys = ON;")).map_err(named)?;
+        migrate_sqlite(&mut conn).map_err(|e| format!("cannot migrate the SQLite database {}: {e}", path.display()))?;
+        let (tx, rx) = std_mpsc::channel::<Job>();
+        let path: PathBuf = path.into();
+        std::thread::Builder::new()
+            .name("ur-sqlite".into())
+            .spawn(move || run_sqlite(conn, rx, path))
+            .map_err(|e| format!("cannot start the database thread: {e}"))?;
+        Ok(Sqlite { tx })
+    }
+
+    async fn call<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&rusqlite::Connection) -> Result<T, rusqlite::Error> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let (tx, rx) = oneshot::channel();
+        let job: Job = Box::new(move |c| {
+            let r = f(c).map_err(StoreError::from);
+            Box::new(move |commit_error: Option<String>| {
+                let r = match commit_error {
+                    Some(e) => Err(StoreError::Other(e)),
+                    None => r,
+                };
+                let _ = tx.send(r);
+            })
+        });
+        self.tx.send(job).map_err(|_| StoreError::Other("the database thread has stopped".into()))?;
+        rx.await.map_err(|_| StoreError::Other("the database thread has stopped".into()))?
+    }
+}
+
+fn run_sqlite(conn: rusqlite::Connection, rx: std_mpsc::Receiver<Job>, path: PathBuf) {
+    while let Ok(first) = rx.recv() {
+        let mut jobs = vec![first];
+        while jobs.len() < 512 {
+            match rx.try_recv() {
+                Ok(j) => jobs.push(j),
+                Err(_) => break,
+            }
+        }
+        let began = conn.execute_batch("BEGIN IMMEDIATE");
+        let replies: Vec<Reply> = jobs.into_iter().map(|j| j(&conn)).collect();
+        let error = match began.and_then(|()| conn.execute_batch("COMMIT")) {
+            Ok(()) => None,
+            Err(e) => {
+                let _ = conn.execute_batch("ROLLBACK");
+                eprintln!("ur serve: cannot write to {}: {e}", path.display());
+                Some(format!("the database could not store it: {e}"))
+            }
+        };
+        for reply in replies {
+            reply(error.clone());
+        }
+    }
+}
+
+fn migrate_sqlite(conn: &mut rusqlite::Connection) -> Result<(), rusqlite::Error> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    tx.execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")?;
+    let version: i64 = tx.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_version", [], |r| r.get(0))?;
+    for (i, step) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        tx.execute_batch(step)?;
+        tx.execute("DELETE FROM schema_version", [])?;
+        tx.execute("INSERT INTO schema_version (version) VALUES (?1)", [i as i64 + 1])?;
+    }
+    tx.commit()
+}
+
+/// PostgreSQL: a few clients used in turn (each pipelines its queries) and
+/// one that listens.
+pub struct Postgres {
+    clients: Vec<tokio_postgres::Client>,
+    next: AtomicUsize,
+    _listener: tokio_postgres::Client,
+}
+
+impl Postgres {
+    async fn connect(url: &str) -> Result<(Postgres, mpsc::UnboundedReceiver<String>), String> {
+        let failed = |e: tokio_postgres::Error| {
+            let mut why = e.to_string();
+            let mut source = std::error::Error::source(&e);
+            while let Some(s) = source {
+                why = format!("{why}: {s}");
+                source = s.source();
+            }
+            format!("cannot connect to the PostgreSQL database: {why}")
+        };
+        let mut clients = Vec::new();
+        for _ in 0..4 {
+            let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.map_err(failed)?;
+            tokio::spawn(async move {
+                if let Err(e) = conn.await {
+                    eprintln!("ur serve: the PostgreSQL connection ended: {e}");
+                }
+            });
+            clients.push(client);
+        }
+        migrate_postgres(&mut clients[0]).await.map_err(|e| format!("cannot migrate the PostgreSQL database: {e}"))?;
+        let (listener, mut conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.map_err(failed)?;
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let mut messages = futures_util::stream::poll_fn(move |cx| conn.poll_message(cx));
+            use futures_util::StreamExt;
+            while let Some(m) = messages.next().await {
+                match m {
+                    Ok(tokio_postgres::AsyncMessage::Notification(n)) => {
+                        if tx.send(n.payload().to_string()).is_err() {
+                            return;
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        eprintln!("ur serve: the PostgreSQL listening connection failed: {e}; live updates from other processes stop");
+                        return;
+                    }
+                }
+            }
+        });
+        listener.batch_execute(&format!("LISTEN {CHANNEL}")).await.map_err(failed)?;
+        Ok((Postgres { clients, next: AtomicUsize::new(0), _listener: listener }, rx))
+    }
+
+    fn client(&self) -> &tokio_postgres::Client {
+        &self.clients[self.next.fetch_add(1, Ordering::Relaxed) % self.clients.len()]
+    }
+}
+
+async fn migrate_postgres(client: &mut tokio_postgres::Client) -> Result<(), tokio_postgres::Error> {
+    let tx = client.transaction().await?;
+    // One process migrates at a time.
+    tx.execute("SELECT pg_advisory_xact_lock(72217021)", &[]).await?;
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)").await?;
+    let version: i64 = tx.query_one("SELECT COALESCE(MAX(version), 0)::BIGINT FROM schema_version", &[]).await?.get(0);
+    for (i, step) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        tx.batch_execute(step).await?;
+        tx.execute("DELETE FROM schema_version", &[]).await?;
+        tx.execute("INSERT INTO schema_version (version) VALUES ($1)", &[&(i as i64 + 1)]).await?;
+    }
+    tx.commit().await
+}
