@@ -516,8 +516,8 @@ impl App {
             return out;
         }
         let actions = &self.view.actions;
-        let all_choices = actions.iter().all(|a| a.kind == "choice");
-        out.push(Line::from(if all_choices {
+        let any_choice = actions.iter().any(|a| a.kind == "choice");
+        out.push(Line::from(if any_choice {
             "Choose (number, or Tab and Enter):"
         } else {
             "Your moves (number, or Tab/arrows and Enter):"
@@ -580,7 +580,7 @@ impl App {
             Turn::Roll(s) if self.is_human(s) => format!("{}: your turn, press Space to roll", self.side_name(s)),
             Turn::Decide(s) if self.is_human(s) => {
                 let n = self.view.actions.len();
-                if self.view.actions.iter().all(|a| a.kind == "choice") {
+                if self.view.actions.iter().any(|a| a.kind == "choice") {
                     format!("{text}: choose 1-{n}")
                 } else {
                     format!("{text}: pick with Tab, Enter plays (1-{n}); h hint")
