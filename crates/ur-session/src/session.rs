@@ -476,7 +476,7 @@ mod tests {
                         if side == Side::Light {
                             at_light.push((s.record_len(), s.game().position_json()));
                         }
-                        drop(s.act(&s.game().actions()[0].clone()).unwrap());
+                        s.act(&s.game().actions()[0].clone()).unwrap();
                     }
                 }
             }

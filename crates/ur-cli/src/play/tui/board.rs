@@ -343,9 +343,9 @@ pub fn piece_cells(on: &[&PieceView], glyphs: Glyphs, w: usize) -> Vec<Cell> {
                 out.push(cell('W', &p.side));
             }
             Some(face) if !matches!(face, "blank" | "dotted" | "plain" | "promoted") => {
-                // A named bird: its initial after the side's glyph.
+                // A named bird: the start of its name after the side's glyph.
                 out.push(cell(glyph, &p.side));
-                out.push(cell(face.chars().next().unwrap_or('?'), &p.side));
+                out.extend(face.chars().take(2).map(|ch| cell(ch, &p.side)));
             }
             _ => {
                 out.push(cell(glyph, &p.side));
@@ -401,7 +401,10 @@ pub fn side_line(view: &GameView, side: usize, glyphs: Glyphs, who: &str, hl: &H
     let shown = n.min(7) as usize;
     let mut reserve: Vec<Cell> = "reserve ".chars().map(|ch| Cell { ch, tone: Tone::Plain }).collect();
     reserve.extend(std::iter::repeat_n(Cell { ch: glyph, tone }, shown));
-    reserve.extend(format!(" {n}").chars().map(|ch| Cell { ch, tone: Tone::Plain }));
+    if shown > 0 {
+        reserve.push(Cell { ch: ' ', tone: Tone::Plain });
+    }
+    reserve.extend(n.to_string().chars().map(|ch| Cell { ch, tone: Tone::Plain }));
     if from {
         reserve.iter_mut().for_each(|c| c.tone = Tone::Source);
     }

@@ -483,9 +483,9 @@ impl App {
         } else {
             vec![Line::from("")]
         };
-        let dice_rect = Rect::new(area.x + 1, y, bw, 2);
+        let dice_rect = Rect::new(area.x + 1, y, bw, 3);
         f.render_widget(Paragraph::new(dice).wrap(Wrap { trim: true }), dice_rect);
-        y += 2;
+        y += 3;
         // The open decisions.
         let status_y = area.y + area.height - 1;
         let list_rect = Rect::new(area.x, y, bw + 1, status_y.saturating_sub(y));
@@ -750,7 +750,7 @@ fn event_loop(app: &mut App, term: &mut Terminal<CrosstermBackend<Stdout>>) -> R
 
 #[cfg(test)]
 mod tests {
-    use super::board::tests::{all_ids, played};
+    use super::board::tests::all_ids;
     use super::*;
     use ratatui::backend::TestBackend;
 
@@ -770,23 +770,31 @@ mod tests {
         out
     }
 
+    /// An app of `id` after `steps` seeded steps played through it (so
+    /// its log has them), then thrown up to a decision; the human plays
+    /// the side to decide.
     fn app_for(id: &str, steps: usize) -> App {
-        let mut s = played(id, steps);
-        // Up to a decision, so the screen has dice and moves.
-        for _ in 0..20 {
-            if !matches!(s.game().turn(), Turn::Roll(_)) {
-                break;
+        let mut s = Session::new(&ur_session::NewGame::builtin(id), &ur_session::NoTables).unwrap();
+        s.seed_dice(7);
+        let judge = s.judge(Some(1)).ok();
+        let bots = || [0, 1].map(|i| Player::Bot(ur_bots::make_bot("random", i).unwrap()));
+        let look = Look { animate: false, glyphs: Glyphs::UNICODE, color: true, save: None };
+        let mut app = App::new(s, bots(), judge, look);
+        let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        for step in 0..steps + 20 {
+            match app.game().turn() {
+                Turn::Over(_) => break,
+                Turn::Roll(_) => app.roll(&mut term).unwrap(),
+                Turn::Decide(_) if step >= steps => break,
+                Turn::Decide(_) => app.play(step % app.view.actions.len()).unwrap(),
             }
-            s.roll_dice().unwrap();
         }
-        let side = match s.game().turn() {
+        let side = match app.game().turn() {
             Turn::Decide(side) | Turn::Roll(side) => side,
             Turn::Over(_) => Side::Light,
         };
-        let bot = ur_bots::make_bot("greedy", 1).unwrap();
-        let players = if side == Side::Light { [Player::Human, Player::Bot(bot)] } else { [Player::Bot(bot), Player::Human] };
-        let judge = s.judge(Some(1)).ok();
-        App::new(s, players, judge, Look { animate: false, glyphs: Glyphs::UNICODE, color: true, save: None })
+        app.players[side.index()] = Player::Human;
+        app
     }
 
     /// Screen captures of every rule set's board, mid-game at a decision,
