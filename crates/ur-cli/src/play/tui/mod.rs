@@ -19,7 +19,7 @@ use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifier
 use crossterm::terminal::{disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen};
 use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::layout::Rect;
-use ratatui::style::{Modifier, Style};
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::{Frame, Terminal};
@@ -87,6 +87,8 @@ pub struct App {
     overlay: Overlay,
     /// What the last roll showed, in words (kept when the turn passed).
     last_roll: Option<String>,
+    /// The squares the last move left and reached, tinted until the next move.
+    last_move: Vec<u16>,
     /// The kind and number of dice, from the last throw seen.
     dice_shape: (String, usize),
     /// Dice drawn while they roll.
@@ -119,6 +121,7 @@ impl App {
             cursor: 0,
             overlay: Overlay::None,
             last_roll: None,
+            last_move: Vec::new(),
             dice_shape,
             rolling: None,
             note: None,
@@ -226,6 +229,10 @@ impl App {
         let Some(action) = actions.get(index).cloned() else { return Ok(()) };
         let Turn::Decide(side) = self.game().turn() else { return Ok(()) };
         let line = format!("{} {}", self.side_name(side), narrate::action_line(self.game(), &action));
+        if let Some(a) = self.view.actions.get(index).filter(|a| a.kind == "move") {
+            let hl = highlight_of(a);
+            self.last_move = hl.from_square.into_iter().chain(hl.to_square).collect();
+        }
         self.session.act(&action).map_err(|e| anyhow!("{action} was refused: {e}"))?;
         self.log.push(line);
         self.cursor = 0;
@@ -394,6 +401,7 @@ impl App {
                 self.log.push(format!("(took back {n} step{})", if n == 1 { "" } else { "s" }));
                 self.note = Some("Taken back to your last decision.".into());
                 self.last_roll = None;
+                self.last_move.clear();
                 self.cursor = 0;
                 self.refresh();
             }
@@ -470,6 +478,15 @@ impl App {
         y += 1;
         let lines: Vec<Line> = cells.lines.iter().map(|l| widgets::cells_line(l, color)).collect();
         f.render_widget(Paragraph::new(lines), Rect::new(area.x + 1, y, cells.width(), cells.height()));
+        // The last move's squares, tinted (underlined without colour).
+        for p in cells.squares.iter().filter(|p| self.last_move.contains(&p.id)) {
+            if hl.from_square == Some(p.id) || hl.to_square == Some(p.id) {
+                continue;
+            }
+            let tint = if color { Style::default().bg(Color::Indexed(237)) } else { Style::default().add_modifier(Modifier::UNDERLINED) };
+            let rect = Rect::new(area.x + 1 + p.x, y + p.y, cells.inner, board::INNER_HEIGHT).intersection(area);
+            f.buffer_mut().set_style(rect, tint);
+        }
         y += cells.height();
         f.render_widget(Paragraph::new(side_line(0)), Rect::new(area.x + 1, y, bw, 1));
         y += 1;
@@ -496,7 +513,10 @@ impl App {
         self.draw_side(f, side_rect);
         // The status line.
         let status = Line::from(vec![
-            Span::styled(format!(" {} ", self.status()), Style::default().add_modifier(Modifier::REVERSED)),
+            Span::styled(
+                format!(" {} ", self.status(usize::from(area.width).saturating_sub(20))),
+                Style::default().add_modifier(Modifier::REVERSED),
+            ),
             Span::raw(format!("  ? keys · step {}", self.session.record_len())),
         ]);
         f.render_widget(Paragraph::new(status), row(area, area.height - 1));
@@ -570,7 +590,8 @@ impl App {
         f.render_widget(Paragraph::new(lines[start..].join("\n")).block(Block::default().borders(Borders::ALL).title(" Moves ")), log_rect);
     }
 
-    fn status(&self) -> String {
+    /// Whose turn and what to do, in at most about `room` characters.
+    fn status(&self, room: usize) -> String {
         if let Some(lines) = &self.ended {
             return format!("{} Press q to leave.", lines.iter().take(2).cloned().collect::<Vec<_>>().join(" "));
         }
@@ -580,10 +601,15 @@ impl App {
             Turn::Roll(s) if self.is_human(s) => format!("{}: your turn, press Space to roll", self.side_name(s)),
             Turn::Decide(s) if self.is_human(s) => {
                 let n = self.view.actions.len();
-                if self.view.actions.iter().any(|a| a.kind == "choice") {
+                let long = if self.view.actions.iter().any(|a| a.kind == "choice") {
                     format!("{text}: choose 1-{n}")
                 } else {
                     format!("{text}: pick with Tab, Enter plays (1-{n}); h hint")
+                };
+                if long.chars().count() <= room {
+                    long
+                } else {
+                    format!("{text}: Enter plays (1-{n})")
                 }
             }
             Turn::Decide(s) if self.thinking => format!("{} is thinking…", self.side_name(s)),
