@@ -360,8 +360,10 @@ impl App {
             KeyCode::Char('?') => self.overlay = Overlay::Keys,
             KeyCode::Char('h') => self.overlay = Overlay::Hint(self.hint()),
             KeyCode::Char('u') => self.take_back(),
-            KeyCode::Tab | KeyCode::Right | KeyCode::Down if human_turn && n > 0 => self.cursor = (self.cursor + 1) % n,
-            KeyCode::BackTab | KeyCode::Left | KeyCode::Up if human_turn && n > 0 => self.cursor = (self.cursor + n - 1) % n,
+            KeyCode::Tab | KeyCode::Right if human_turn && n > 0 => self.cursor = next_piece(&self.view.actions, self.cursor, true),
+            KeyCode::BackTab | KeyCode::Left if human_turn && n > 0 => self.cursor = next_piece(&self.view.actions, self.cursor, false),
+            KeyCode::Down if human_turn && n > 0 => self.cursor = next_move(&self.view.actions, self.cursor, true),
+            KeyCode::Up if human_turn && n > 0 => self.cursor = next_move(&self.view.actions, self.cursor, false),
             KeyCode::Enter if human_turn && n > 0 => self.play(self.cursor)?,
             KeyCode::Enter if human_turn => self.roll(term)?,
             KeyCode::Char(c @ '1'..='9') if human_turn && n > 0 => {
@@ -647,6 +649,46 @@ impl App {
     }
 }
 
+/// What the cursor moves between: a piece (its move's start), or a choice of its own.
+fn group(actions: &[ActionView], i: usize) -> (Option<Spot>, usize) {
+    let a = &actions[i];
+    if a.kind == "move" {
+        (a.from.clone(), usize::MAX)
+    } else {
+        (None, i)
+    }
+}
+
+/// The first move of the next (or previous) piece that can move, after `cursor`.
+pub fn next_piece(actions: &[ActionView], cursor: usize, forward: bool) -> usize {
+    let n = actions.len();
+    let here = group(actions, cursor);
+    let mut k = cursor;
+    for _ in 0..n {
+        k = if forward { (k + 1) % n } else { (k + n - 1) % n };
+        let g = group(actions, k);
+        if g != here && (0..n).find(|&i| group(actions, i) == g) == Some(k) {
+            return k;
+        }
+    }
+    cursor
+}
+
+/// The next (or previous) move of the same piece (another destination, or
+/// another number of prisoners); the next piece when it has one move only.
+pub fn next_move(actions: &[ActionView], cursor: usize, forward: bool) -> usize {
+    let n = actions.len();
+    let here = group(actions, cursor);
+    let mut k = cursor;
+    for _ in 0..n {
+        k = if forward { (k + 1) % n } else { (k + n - 1) % n };
+        if k != cursor && group(actions, k) == here {
+            return k;
+        }
+    }
+    next_piece(actions, cursor, forward)
+}
+
 fn row(area: Rect, y: u16) -> Rect {
     Rect::new(area.x, area.y + y, area.width, 1)
 }
@@ -654,8 +696,9 @@ fn row(area: Rect, y: u16) -> Rect {
 fn keys_text() -> String {
     [
         "Space or r   roll the dice (on your turn)",
-        "Tab, arrows  move the cursor between the moves you can make;",
+        "Tab, ←/→     move the cursor between the pieces that can move;",
         "             the piece is reversed, its destination framed ═",
+        "↑/↓          the same piece's other moves (or the next piece)",
         "Enter        play the highlighted move",
         "1-9          play (or choose) the line with that number",
         "h            hint: each move with your win chance",
@@ -844,6 +887,30 @@ mod tests {
             }
             std::fs::write(dir.join(format!("{id}.txt")), &text).unwrap();
         }
+    }
+
+    #[test]
+    fn the_cursor_goes_from_piece_to_piece_and_through_a_piece_s_moves() {
+        let mv = |from: u16, to: u16| ActionView {
+            index: 0,
+            kind: "move".into(),
+            from: Some(Spot::Square { square: from }),
+            to: Some(Spot::Square { square: to }),
+            text: String::new(),
+            json: serde_json::Value::Null,
+        };
+        let choice = ActionView { kind: "choice".into(), from: None, to: None, ..mv(0, 0) };
+        let actions = [mv(1, 2), mv(1, 3), mv(4, 5), choice.clone(), choice];
+        assert_eq!(next_piece(&actions, 0, true), 2);
+        assert_eq!(next_piece(&actions, 1, true), 2);
+        assert_eq!(next_piece(&actions, 2, true), 3);
+        assert_eq!(next_piece(&actions, 3, true), 4);
+        assert_eq!(next_piece(&actions, 4, true), 0);
+        assert_eq!(next_piece(&actions, 0, false), 4);
+        assert_eq!(next_piece(&actions, 2, false), 0);
+        assert_eq!(next_move(&actions, 0, true), 1);
+        assert_eq!(next_move(&actions, 1, true), 0);
+        assert_eq!(next_move(&actions, 2, true), 3);
     }
 
     #[test]
