@@ -456,8 +456,9 @@ impl App {
             Player::Human => "you".to_string(),
             Player::Bot(b) => b.name(),
         };
+        let dot = if glyphs.ascii { "|" } else { "·" };
         let title = format!(
-            " {} · {} {}: {} · {} {}: {}",
+            " {} {dot} {} {}: {} {dot} {} {}: {}",
             view.rules.name,
             glyphs.piece("light", None),
             view.sides[0].name,
@@ -525,6 +526,24 @@ impl App {
         self.draw_overlay(f, area);
     }
 
+    /// A framed panel, in ASCII when the glyphs are.
+    fn block<'a>(&self, title: &'a str) -> Block<'a> {
+        let block = Block::default().borders(Borders::ALL).title(title);
+        if !self.look.glyphs.ascii {
+            return block;
+        }
+        block.border_set(ratatui::symbols::border::Set {
+            top_left: "+",
+            top_right: "+",
+            bottom_left: "+",
+            bottom_right: "+",
+            vertical_left: "|",
+            vertical_right: "|",
+            horizontal_top: "-",
+            horizontal_bottom: "-",
+        })
+    }
+
     fn human_deciding(&self) -> bool {
         matches!(self.game().turn(), Turn::Decide(s) if self.is_human(s))
     }
@@ -580,7 +599,7 @@ impl App {
         }
         let key_height = (key.len() as u16 + 2).min(rect.height / 2);
         let key_rect = Rect::new(rect.x, rect.y, rect.width, key_height);
-        f.render_widget(Paragraph::new(key.join("\n")).block(Block::default().borders(Borders::ALL).title(" Key ")), key_rect);
+        f.render_widget(Paragraph::new(key.join("\n")).block(self.block(" Key ")), key_rect);
         let log_rect = Rect::new(rect.x, rect.y + key_height, rect.width, rect.height - key_height);
         let room = usize::from(log_rect.height.saturating_sub(2));
         let mut lines: Vec<String> = Vec::new();
@@ -589,7 +608,7 @@ impl App {
             lines.extend(wrapped.into_iter().map(|c| c.into_owned()));
         }
         let start = lines.len().saturating_sub(room);
-        f.render_widget(Paragraph::new(lines[start..].join("\n")).block(Block::default().borders(Borders::ALL).title(" Moves ")), log_rect);
+        f.render_widget(Paragraph::new(lines[start..].join("\n")).block(self.block(" Moves ")), log_rect);
     }
 
     /// Whose turn and what to do, in at most about `room` characters.
@@ -642,10 +661,7 @@ impl App {
         let h = (wrapped as u16 + 2).min(area.height.saturating_sub(2));
         let rect = Rect::new(area.x + (area.width - w) / 2, area.y + (area.height.saturating_sub(h)) / 2, w, h);
         f.render_widget(Clear, rect);
-        f.render_widget(
-            Paragraph::new(text).wrap(Wrap { trim: false }).scroll((scroll, 0)).block(Block::default().borders(Borders::ALL).title(title)),
-            rect,
-        );
+        f.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }).scroll((scroll, 0)).block(self.block(title)), rect);
     }
 }
 
@@ -887,6 +903,12 @@ mod tests {
             }
             std::fs::write(dir.join(format!("{id}.txt")), &text).unwrap();
         }
+        // And one in ASCII, for terminals without the glyphs.
+        let mut app = app_for("finkel", 24);
+        app.look.glyphs = Glyphs::ASCII;
+        let text = screen(&app, 80, 24);
+        assert!(text.chars().all(|c| c.is_ascii() || c == '·'), "{text}");
+        std::fs::write(dir.join("finkel-ascii.txt"), &text).unwrap();
     }
 
     #[test]
