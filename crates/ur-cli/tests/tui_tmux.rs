@@ -251,6 +251,11 @@ fn keys_take_back_rules_help_and_quit() {
     pane.keys(&["?"]);
     pane.wait("the keys", |s| s.contains(" Keys ") && s.contains("take back"));
     pane.keys(&["Escape"]);
+    pane.keys(&["p"]);
+    s = pane.wait("the paths", |s| s.contains(" Paths "));
+    assert!(s.contains("d1 c1 b1 a1 a2"), "Finkel's light path:\n{s}");
+    pane.keys(&["Escape"]);
+    pane.wait("the board again", |s| !s.contains(" Paths "));
     pane.keys(&["R"]);
     s = pane.wait("the rules", |s| s.contains(" Rules "));
     assert!(s.contains("Finkel"), "{s}");

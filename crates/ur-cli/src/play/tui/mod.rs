@@ -72,6 +72,7 @@ enum Overlay {
     Keys,
     Rules { scroll: u16 },
     Hint(String),
+    Path(String),
     ConfirmQuit,
 }
 
@@ -334,7 +335,7 @@ impl App {
                 }
                 return Ok(());
             }
-            Overlay::Keys | Overlay::Hint(_) => {
+            Overlay::Keys | Overlay::Hint(_) | Overlay::Path(_) => {
                 self.overlay = Overlay::None;
                 return Ok(());
             }
@@ -360,6 +361,7 @@ impl App {
             KeyCode::Char('?') => self.overlay = Overlay::Keys,
             KeyCode::Char('h') => self.overlay = Overlay::Hint(self.hint()),
             KeyCode::Char('u') => self.take_back(),
+            KeyCode::Char('p') => self.overlay = Overlay::Path(self.paths_text()),
             KeyCode::Tab | KeyCode::Right if human_turn && n > 0 => self.cursor = next_piece(&self.view.actions, self.cursor, true),
             KeyCode::BackTab | KeyCode::Left if human_turn && n > 0 => self.cursor = next_piece(&self.view.actions, self.cursor, false),
             KeyCode::Down if human_turn && n > 0 => self.cursor = next_move(&self.view.actions, self.cursor, true),
@@ -409,6 +411,23 @@ impl App {
             }
             None => self.note = Some("Nothing to take back yet.".into()),
         }
+    }
+
+    /// Each side's path, square by square, and the race's numbered drawing.
+    fn paths_text(&self) -> String {
+        let view = &self.view;
+        let name = |id: &u16| view.board.squares.iter().find(|s| s.id == *id).map_or("?", |s| s.name.as_str()).to_string();
+        let mut out = String::new();
+        for (side, path) in view.sides.iter().zip(&view.board.paths) {
+            let squares: Vec<String> = path.iter().map(name).collect();
+            out += &format!("{} enters, then runs {}, and bears off.\n", side.name, squares.join(" "));
+        }
+        if let Turn::Roll(side) | Turn::Decide(side) = self.game().turn() {
+            if let Some(drawing) = narrate::path(self.game(), side) {
+                out += &format!("\n{}'s path by position:\n{drawing}", self.side_name(side));
+            }
+        }
+        out
     }
 
     fn rules_text(&self) -> String {
@@ -647,6 +666,7 @@ impl App {
             Overlay::Keys => (" Keys ", keys_text(), 0),
             Overlay::Rules { scroll } => (" Rules ", self.rules_text(), *scroll),
             Overlay::Hint(text) => (" Hint ", format!("{text}\nAny key closes this."), 0),
+            Overlay::Path(text) => (" Paths ", format!("{text}\nAny key closes this."), 0),
             Overlay::ConfirmQuit => {
                 let saved = match &self.look.save {
                     Some(p) => format!("The game is saved to {}; `ur play --resume {}` goes on with it.", p.display(), p.display()),
@@ -659,7 +679,14 @@ impl App {
         let inner_w = usize::from(w.saturating_sub(2)).max(10);
         let wrapped: usize = text.lines().map(|l| textwrap::wrap(l, inner_w).len().max(1)).sum();
         let h = (wrapped as u16 + 2).min(area.height.saturating_sub(2));
-        let rect = Rect::new(area.x + (area.width - w) / 2, area.y + (area.height.saturating_sub(h)) / 2, w, h);
+        // The end sits under the board, so the final position stays in view.
+        let below = area.y + 2 + u16::from(self.view.board.rows) * 3 + 2;
+        let top = if self.overlay == Overlay::None && below + h <= area.y + area.height {
+            below
+        } else {
+            area.y + (area.height.saturating_sub(h)) / 2
+        };
+        let rect = Rect::new(area.x + (area.width - w) / 2, top, w, h);
         f.render_widget(Clear, rect);
         f.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }).scroll((scroll, 0)).block(self.block(title)), rect);
     }
@@ -719,6 +746,7 @@ fn keys_text() -> String {
         "1-9          play (or choose) the line with that number",
         "h            hint: each move with your win chance",
         "u            take back to your last decision (against a bot)",
+        "p            each side's path",
         "r, R         the rules in plain words (r when it is not your roll)",
         "?            these keys",
         "q            leave (asks first in an unfinished game)",
