@@ -135,6 +135,10 @@ impl App {
             rng: 0x9E37_79B9_7F4A_7C15,
         };
         app.dice_shape = app.guess_dice();
+        let done = app.session.record_len();
+        if done > 0 {
+            app.log.push(format!("(the game goes on after {done} steps)"));
+        }
         app.refresh();
         app
     }
