@@ -569,6 +569,38 @@ pub(crate) mod tests {
         }
     }
 
+    fn piece(side: &str, count: u32, face: Option<&str>, stack: &[&str], faces: &[&str]) -> PieceView {
+        PieceView {
+            square: 0,
+            side: side.into(),
+            count,
+            face: face.map(str::to_string),
+            stack: stack.iter().map(|s| s.to_string()).collect(),
+            stack_faces: faces.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    fn text(cells: &[Cell]) -> String {
+        cells.iter().map(|c| c.ch).collect()
+    }
+
+    #[test]
+    fn pieces_read_by_shape_count_face_twins_and_stack() {
+        let g = Glyphs::UNICODE;
+        let shared = [piece("light", 2, None, &[], &[]), piece("dark", 1, None, &[], &[])];
+        assert_eq!(text(&piece_line(&shared.iter().collect::<Vec<_>>(), g, 5)), " ●2○ ");
+        let bens = [piece("light", 1, Some("dotted"), &[], &[]), piece("dark", 1, Some("blank"), &[], &[])];
+        assert_eq!(text(&piece_cells(&bens.iter().collect::<Vec<_>>(), g, 5)), "◉○");
+        let twins = [piece("dark", 2, Some("twins"), &[], &[])];
+        assert_eq!(text(&piece_cells(&twins.iter().collect::<Vec<_>>(), g, 5)), "(○○)");
+        let tower = [piece("light", 2, Some("promoted"), &["light", "dark", "light"], &["plain", "plain", "promoted"])];
+        assert_eq!(text(&piece_cells(&tower.iter().collect::<Vec<_>>(), g, 5)), "●○◆");
+        let tall = [piece("dark", 4, Some("plain"), &["dark"; 7], &["plain"; 7])];
+        assert_eq!(text(&piece_cells(&tall.iter().collect::<Vec<_>>(), g, 5)), "…○○○○");
+        let bird = [piece("dark", 1, Some("Swallow"), &[], &[])];
+        assert_eq!(text(&piece_cells(&bird.iter().collect::<Vec<_>>(), Glyphs::ASCII, 5)), "oSw");
+    }
+
     #[test]
     fn the_selected_move_is_highlighted_on_the_board_and_beside_it() {
         for id in all_ids() {

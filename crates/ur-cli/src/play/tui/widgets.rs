@@ -94,6 +94,21 @@ mod tests {
     }
 
     #[test]
+    fn without_colour_the_tones_that_matter_still_differ() {
+        let styles = [Tone::Plain, Tone::Light, Tone::Source, Tone::Target, Tone::Rosette].map(|t| tone_style(t, false));
+        for (i, a) in styles.iter().enumerate() {
+            assert!(a.fg.is_none() && a.bg.is_none());
+            for b in &styles[i + 1..] {
+                // Light and the rosette are both bold: their shapes differ (● and ✿).
+                if a.add_modifier != b.add_modifier || (*a == tone_style(Tone::Light, false) && *b == tone_style(Tone::Rosette, false)) {
+                    continue;
+                }
+                panic!("two tones look alike without colour: {a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
     fn runs_of_one_tone_are_one_span() {
         let cells = [Tone::Plain, Tone::Plain, Tone::Light, Tone::Plain].map(|tone| Cell { ch: 'a', tone });
         assert_eq!(cells_line(&cells, true).spans.len(), 3);
