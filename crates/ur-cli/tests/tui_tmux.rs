@@ -27,7 +27,7 @@ impl Pane {
     fn start(name: &str, args: &[&str]) -> Pane {
         let socket = format!("ur-tui-test-{}-{name}", std::process::id());
         let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
-        let command = format!("env -u NO_COLOR '{BIN}' play {}; echo \"EXITED $?\"; sleep 600", quoted.join(" "));
+        let command = format!("env -u NO_COLOR UR_TUI_TEST_PANIC=1 '{BIN}' play {}; echo \"EXITED $?\"; sleep 600", quoted.join(" "));
         let ok = Command::new("tmux")
             .args(["-L", &socket, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "32", "-s", "t", "sh", "-c", &command])
             .status()
@@ -298,4 +298,29 @@ fn a_small_window_is_told_so_and_redraws_when_it_grows() {
     assert!(s.contains('✿'), "{s}");
     pane.keys(&["q", "y"]);
     pane.wait("the app to exit", |s| s.contains("EXITED 0"));
+}
+
+#[test]
+fn a_crash_gives_the_terminal_back() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    // Test builds (debug assertions) crash on '!' when UR_TUI_TEST_PANIC is set.
+    if !cfg!(debug_assertions) {
+        eprintln!("a release build has no crash on demand: skipped");
+        return;
+    }
+    let pane = Pane::start("panic", &["--seed", "1", "--no-animation"]);
+    pane.wait("the board", at_roll);
+    pane.keys(&["!"]);
+    let after = pane.wait("the app to exit", |s| s.contains("EXITED"));
+    // The normal screen is back (no board), and lines start at the left
+    // edge again (raw mode is off).
+    assert!(after.contains("a crash asked for by UR_TUI_TEST_PANIC"), "{after}");
+    assert!(!after.contains("press Space to roll"), "{after}");
+    assert!(after.lines().any(|l| l.starts_with("EXITED 101")), "{after}");
+    let shown =
+        Command::new("tmux").args(["-L", &pane.socket, "display", "-p", "-t", "t", "#{cursor_flag} #{alternate_on}"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&shown.stdout).trim(), "1 0", "the cursor shown, the alternate screen left");
 }

@@ -319,6 +319,11 @@ impl App {
             self.quit = true;
             return Ok(());
         }
+        // Debug builds only: a crash on demand, for the test that the
+        // terminal comes back after a panic.
+        if cfg!(debug_assertions) && key.code == KeyCode::Char('!') && std::env::var_os("UR_TUI_TEST_PANIC").is_some() {
+            panic!("a crash asked for by UR_TUI_TEST_PANIC");
+        }
         self.note = None;
         match &mut self.overlay {
             Overlay::ConfirmQuit => {
