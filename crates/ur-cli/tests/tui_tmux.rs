@@ -324,3 +324,24 @@ fn a_crash_gives_the_terminal_back() {
         Command::new("tmux").args(["-L", &pane.socket, "display", "-p", "-t", "t", "#{cursor_flag} #{alternate_on}"]).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&shown.stdout).trim(), "1 0", "the cursor shown, the alternate screen left");
 }
+
+#[test]
+fn a_hint_from_a_solved_table_says_so() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("f2.urt");
+    let table = table.to_str().unwrap();
+    let out = Command::new(BIN).args(["solve", "finkel", "--pieces", "2", "--out", table]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let pane = Pane::start("table", &["--pieces", "2", "--table", table, "--level", "5", "--seed", "2", "--no-animation"]);
+    let s = pane.wait("the first roll", at_roll);
+    let before = step(&s);
+    pane.keys(&["Space"]);
+    pane.wait("a decision", |s| settled(s, before) && at_decision(s));
+    pane.keys(&["h"]);
+    let h = pane.wait("a hint", |s| s.contains(" Hint "));
+    assert!(h.contains("the solved table: exact") && h.contains(" %"), "{h}");
+}

@@ -357,13 +357,8 @@ impl App {
         };
         let n = self.view.actions.len();
         match key.code {
-            KeyCode::Char('q') | KeyCode::Esc if key.code == KeyCode::Char('q') || self.ended.is_some() => {
-                if self.ended.is_some() {
-                    self.quit = true;
-                } else {
-                    self.overlay = Overlay::ConfirmQuit;
-                }
-            }
+            KeyCode::Char('q') | KeyCode::Esc if self.ended.is_some() => self.quit = true,
+            KeyCode::Char('q') => self.overlay = Overlay::ConfirmQuit,
             KeyCode::Char(' ') | KeyCode::Char('r') if human_turn && matches!(turn, Turn::Roll(_)) => self.roll(term)?,
             KeyCode::Char(' ') if human_turn => self.note = Some("Choose first: Enter plays the highlighted line.".into()),
             KeyCode::Char('r' | 'R') => self.overlay = Overlay::Rules { scroll: 0 },
