@@ -250,7 +250,10 @@ fn keys_take_back_rules_help_and_quit() {
     assert!(at_decision(&s) && s.contains("(took back"), "{s}");
     pane.keys(&["?"]);
     pane.wait("the keys", |s| s.contains(" Keys ") && s.contains("take back"));
+    // Wait for each Escape to be read before the next key: an Escape
+    // followed at once by a key reads as Alt and that key.
     pane.keys(&["Escape"]);
+    pane.wait("the board again", |s| !s.contains(" Keys "));
     pane.keys(&["p"]);
     s = pane.wait("the paths", |s| s.contains(" Paths "));
     assert!(s.contains("d1 c1 b1 a1 a2"), "Finkel's light path:\n{s}");
