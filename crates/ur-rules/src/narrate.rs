@@ -100,7 +100,10 @@ pub fn action_line(game: &AnyGame, action: &AnyAction) -> String {
 /// What a roll showed and did, said of the side that rolled (the game after the roll).
 pub fn roll_line(after: &AnyGame, rolled: &Rolled) -> String {
     let name = side_name(after, rolled.player);
-    let AnyGame::Race(g) = after else { return format!("{name} rolls {}", rolled.raw) };
+    let AnyGame::Race(g) = after else {
+        let passes = if rolled.passed { "; no move, the turn passes" } else { "" };
+        return format!("{name} rolls {}{passes}", rolled.raw);
+    };
     let rules = g.rules();
     let value = rolled.value.unwrap_or(0);
     let mut line = format!("{name} throws {}", dice_text(rules.dice(), rolled.raw));

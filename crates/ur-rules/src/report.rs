@@ -44,7 +44,7 @@ pub struct Rolled {
     /// The move value it gave (race rule sets).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<u8>,
-    /// The roll allowed nothing and the turn passed (race rule sets).
+    /// The roll allowed nothing and the turn passed to the other side.
     pub passed: bool,
     /// Named pieces: the bird called or placed.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -93,7 +93,8 @@ pub fn roll(game: &mut AnyGame, raw: u8) -> Result<Rolled, PlayError> {
     };
     let AnyGame::Race(race) = game else {
         Playable::roll(game, raw)?;
-        return Ok(Rolled { player, raw, value: None, passed: false, summon: None });
+        let passed = game.turn() == Turn::Roll(player.other());
+        return Ok(Rolled { player, raw, value: None, passed, summon: None });
     };
     let stage = summon_stage(race);
     let report = race.roll(raw)?;

@@ -351,6 +351,40 @@ impl Session {
     pub fn family(&self) -> Family {
         self.game.family()
     }
+
+    /// Takes the game back to `side`'s last decision before now: the game as
+    /// it stood when `side` last had a decision to make (after the throw
+    /// that led to it), everything after it undone. The table, the rules
+    /// and the dice stay. Returns how many steps were taken back, or none
+    /// (the game unchanged) when `side` has made no decision yet.
+    pub fn take_back(&mut self, side: Side) -> Option<usize> {
+        let record = self.record();
+        let len = self.record_len();
+        for n in (0..len).rev() {
+            let cut = match &record {
+                SavedGame::Race(r) => {
+                    let mut r = r.clone();
+                    r.actions.truncate(n);
+                    r.winner = None;
+                    SavedGame::Race(r)
+                }
+                SavedGame::Family(r) => {
+                    let mut r = r.clone();
+                    r.steps.truncate(n);
+                    (r.over, r.winner) = (false, None);
+                    SavedGame::Family(r)
+                }
+            };
+            let Ok(back) = Session::resume(&cut, &NoTables) else { continue };
+            if back.game.turn() == Turn::Decide(side) {
+                let oracle = self.oracle.take();
+                let dice = std::mem::replace(&mut self.dice, SeededDice::new(0));
+                *self = Session { oracle, dice, ..back };
+                return Some(len - n);
+            }
+        }
+        None
+    }
 }
 
 #[cfg(test)]
@@ -433,6 +467,42 @@ mod tests {
                 Turn::Roll(_) => drop(s.roll_dice().unwrap()),
                 Turn::Decide(_) => drop(s.act(&s.game().actions()[0].clone()).unwrap()),
             }
+        }
+    }
+
+    #[test]
+    fn take_back_returns_to_the_last_decision_of_the_side() {
+        for id in all_ids() {
+            let mut s = Session::new(&NewGame::builtin(&id), &NoTables).unwrap();
+            s.seed_dice(11);
+            assert_eq!(s.take_back(Side::Light), None, "{id}: nothing to take back at the start");
+            // Remember the game at each of light's decisions.
+            let mut at_light: Vec<(usize, Value)> = Vec::new();
+            for _ in 0..60 {
+                match s.game().turn() {
+                    Turn::Over(_) => break,
+                    Turn::Roll(_) => drop(s.roll_dice().unwrap()),
+                    Turn::Decide(side) => {
+                        if side == Side::Light {
+                            at_light.push((s.record_len(), s.game().position_json()));
+                        }
+                        s.act(&s.game().actions()[0].clone()).unwrap();
+                    }
+                }
+            }
+            let Some((len, position)) = at_light.last().cloned() else { continue };
+            let now = s.record_len();
+            assert_eq!(s.take_back(Side::Light), Some(now - len), "{id}");
+            assert_eq!((s.game().turn(), s.game().position_json(), s.record_len()), (Turn::Decide(Side::Light), position, len), "{id}");
+            // Again: the decision before that one.
+            if let Some((len2, position2)) = at_light.iter().rev().nth(1).cloned() {
+                assert_eq!(s.take_back(Side::Light), Some(len - len2), "{id}");
+                assert_eq!(s.game().position_json(), position2, "{id}");
+            }
+            // The game goes on from there, and its record replays.
+            play_out(&mut s);
+            let back = Session::resume(&s.record(), &NoTables).unwrap();
+            assert_eq!(back.game().position_json(), s.game().position_json(), "{id}");
         }
     }
 

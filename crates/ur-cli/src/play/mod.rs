@@ -1,11 +1,14 @@
 //! `ur play`: a game in the terminal, human or bot on each side, for every
 //! rule set.
 //!
-//! Plain line input: the program throws the dice, lists the open decisions
+//! In a terminal, a full-screen app (`tui/`): the board drawn and redrawn,
+//! one key per action. With `--plain`, or input that is not a terminal,
+//! plain line input: the program throws the dice, lists the open decisions
 //! with numbers, and reads one line per decision (see `help`). The game is
 //! a [`ur_session::Session`]; the words come from [`ur_rules::narrate`].
 
 mod input;
+mod tui;
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -62,10 +65,20 @@ pub struct PlayCmd {
     /// (default: the table for these rules in the table store, if any; see `ur solve`).
     #[arg(long, value_name = "FILE")]
     table: Option<PathBuf>,
+    /// Line mode even in a terminal: the board as text, one typed line per decision
+    /// (the line mode is also used whenever input or output is not a terminal).
+    #[arg(long)]
+    plain: bool,
+    /// Full-screen game: no roll animation and no pause after a bot's move (or set UR_NO_ANIMATION=1).
+    #[arg(long)]
+    no_animation: bool,
+    /// Full-screen game: draw with ASCII characters only (or set UR_ASCII=1); NO_COLOR=1 leaves colours out.
+    #[arg(long)]
+    ascii: bool,
 }
 
 /// Who plays a side.
-enum Player {
+pub(crate) enum Player {
     Human,
     Bot(Box<dyn Bot>),
 }
@@ -90,6 +103,21 @@ impl PlayCmd {
         }
         let players = [self.player(Side::Light, seed, &session)?, self.player(Side::Dark, seed, &session)?];
         let humans: Vec<Side> = Side::BOTH.into_iter().filter(|s| matches!(players[s.index()], Player::Human)).collect();
+        let full_screen =
+            !self.plain && !self.quiet && !humans.is_empty() && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+        if full_screen {
+            let judge = session.judge(None).or_else(|_| session.judge(Some(DEFAULT_DEPTH))).ok();
+            let look = tui::Look::new(self.no_animation, self.ascii, self.save.clone());
+            let out = tui::run(session, players, judge, look)?;
+            if let Some(path) = &self.save {
+                save(path, &out.session)?;
+                let next = if out.session.family() == Family::Race { "review it with `ur review" } else { "check it with `ur replay" };
+                println!("Game saved to {} ({next} {}`).", path.display(), path.display());
+            }
+            announce_result(&out.session, &humans, out.finished);
+            print!("{}", out.summary.unwrap_or_default());
+            return Ok(());
+        }
         if !self.quiet {
             announce(&session, &tables, seed, &players);
             if !humans.is_empty() {
@@ -107,7 +135,7 @@ impl PlayCmd {
         let finished = table.run()?;
         let session = table.session;
         if let Some(path) = &self.save {
-            ur_solve::atomic::write_atomic(path, serde_json::to_string_pretty(&session.record())?.as_bytes())?;
+            save(path, &session)?;
             let next = if session.family() == Family::Race { "review it with `ur review" } else { "check it with `ur replay" };
             println!("Game saved to {} ({next} {}`).", path.display(), path.display());
         }
@@ -199,6 +227,12 @@ fn resume(path: &Path, tables: &TableSource) -> Result<Session> {
         bail!("{} holds a finished game; there is nothing to resume (`ur review` or `ur replay` it)", path.display());
     }
     Ok(session)
+}
+
+/// Writes the game's record to `path` (atomically).
+fn save(path: &Path, session: &Session) -> Result<()> {
+    ur_solve::atomic::write_atomic(path, serde_json::to_string_pretty(&session.record())?.as_bytes())?;
+    Ok(())
 }
 
 /// On Ctrl-C, writes the game so far to `path` before the program stops.
@@ -384,36 +418,37 @@ impl<R: BufRead> Table<R> {
                 Ok(Input::Board) => print!("{}", game.board_text()),
                 Ok(Input::Path) => print!("{}", narrate::path(&game, side).unwrap_or_else(|| game.board_text())),
                 Ok(Input::List) => print!("{list}"),
-                Ok(Input::Hint) => print!("{}", wrap(&self.hint_text(&game, &actions))),
+                Ok(Input::Hint) => print!("{}", wrap(&hint_text(self.judge.as_ref(), &game, &actions))),
                 Err(e) => print!("{}", wrap(&e.to_string())),
             }
         }
     }
+}
 
-    /// Each numbered choice with the mover's win probability after it, best first.
-    fn hint_text(&self, game: &AnyGame, actions: &[AnyAction]) -> String {
-        let Some(judge) = &self.judge else {
-            return format!(
+/// Each numbered choice with the mover's win probability after it, best
+/// first, from the judge (the table, or a search); why not, without one.
+fn hint_text(judge: Option<&Judge>, game: &AnyGame, actions: &[AnyAction]) -> String {
+    let Some(judge) = judge else {
+        return format!(
                 "No hint for '{}': win probabilities come from solved tables and the learned evaluation, which exist for race rule sets only.\n",
                 game.rule_id()
             );
-        };
-        let values = match action_values(judge, game) {
-            Ok(v) => v,
-            Err(e) => return format!("No hint here: {e}.\n"),
-        };
-        let Some(&(_, best)) = values.first() else { return "Nothing to choose here.\n".into() };
-        let mut out = match judge {
-            Judge::Table(_) => "Your win chance after each choice (the solved table: exact):\n".to_string(),
-            Judge::Search { .. } => format!("Your win chance after each choice ({} estimates; a solved table is exact):\n", judge.name()),
-        };
-        for (action, value) in &values {
-            let Some(k) = actions.iter().position(|a| a == action) else { continue };
-            let verdict = if best - value <= 1e-9 { "best".to_string() } else { format!("{:+.2} pp", 100.0 * (value - best)) };
-            out += &format!("  {:>2}. {:<40} {:>5.1} %  {verdict}\n", k + 1, narrate::label(game, action), 100.0 * value);
-        }
-        out
+    };
+    let values = match action_values(judge, game) {
+        Ok(v) => v,
+        Err(e) => return format!("No hint here: {e}.\n"),
+    };
+    let Some(&(_, best)) = values.first() else { return "Nothing to choose here.\n".into() };
+    let mut out = match judge {
+        Judge::Table(_) => "Your win chance after each choice (the solved table: exact):\n".to_string(),
+        Judge::Search { .. } => format!("Your win chance after each choice ({} estimates; a solved table is exact):\n", judge.name()),
+    };
+    for (action, value) in &values {
+        let Some(k) = actions.iter().position(|a| a == action) else { continue };
+        let verdict = if best - value <= 1e-9 { "best".to_string() } else { format!("{:+.2} pp", 100.0 * (value - best)) };
+        out += &format!("  {:>2}. {:<40} {:>5.1} %  {verdict}\n", k + 1, narrate::label(game, action), 100.0 * value);
     }
+    out
 }
 
 /// The heading and numbered lines of a decision.

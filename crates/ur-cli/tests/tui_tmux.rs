@@ -1,0 +1,350 @@
+//! The full-screen `ur play` driven in tmux as a player drives it: keys
+//! sent with `send-keys`, the screen read with `capture-pane`, polling
+//! until the expected text appears (a generous timeout, never a timed
+//! assertion). Complete games against a bot on Finkel, a booklet race set
+//! and one game of each other family, with the screens checked at a roll,
+//! a choice, a hint and the end.
+//!
+//! Skipped (with a message) when tmux is not installed.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ur");
+const PATIENCE: Duration = Duration::from_secs(180);
+
+fn have_tmux() -> bool {
+    Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
+}
+
+/// A tmux server of its own running one `ur play`.
+struct Pane {
+    socket: String,
+}
+
+impl Pane {
+    fn start(name: &str, args: &[&str]) -> Pane {
+        let socket = format!("ur-tui-test-{}-{name}", std::process::id());
+        let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+        let command = format!("env -u NO_COLOR UR_TUI_TEST_PANIC=1 '{BIN}' play {}; echo \"EXITED $?\"; sleep 600", quoted.join(" "));
+        let ok = Command::new("tmux")
+            .args(["-L", &socket, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "32", "-s", "t", "sh", "-c", &command])
+            .status()
+            .expect("tmux runs");
+        assert!(ok.success(), "tmux new-session failed");
+        Pane { socket }
+    }
+
+    fn screen(&self) -> String {
+        let out = Command::new("tmux").args(["-L", &self.socket, "capture-pane", "-p", "-t", "t"]).output().expect("tmux runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["-L", &self.socket, "send-keys", "-t", "t"];
+        args.extend_from_slice(keys);
+        assert!(Command::new("tmux").args(&args).status().expect("tmux runs").success());
+    }
+
+    /// Polls the screen until `ok` holds; panics with the last screen after [`PATIENCE`].
+    fn wait(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if ok(&s) {
+                return s;
+            }
+            if start.elapsed() > PATIENCE {
+                panic!("waited {PATIENCE:?} for {what}; the screen:\n{s}");
+            }
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+}
+
+impl Drop for Pane {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux").args(["-L", &self.socket, "kill-server"]).status();
+    }
+}
+
+/// The step counter of the status line.
+fn step(screen: &str) -> Option<usize> {
+    let at = screen.rfind("· step ")?;
+    screen[at + "· step ".len()..].split_whitespace().next()?.parse().ok()
+}
+
+fn at_roll(s: &str) -> bool {
+    s.contains("press Space to roll")
+}
+
+fn at_decision(s: &str) -> bool {
+    s.contains("Enter plays (1-") || s.contains(": choose 1-")
+}
+
+fn at_end(s: &str) -> bool {
+    s.contains(" The end ")
+}
+
+/// The human's turn (or the end) after the step `before`.
+fn settled(s: &str, before: Option<usize>) -> bool {
+    at_end(s) || (step(s) != before && (at_roll(s) || at_decision(s)))
+}
+
+/// What a game's screens showed.
+#[derive(Default, Debug)]
+struct Seen {
+    rolls: usize,
+    decisions: usize,
+    choices: Vec<String>,
+    hint: Option<String>,
+}
+
+/// Plays the human side to the end: Space at a roll, Enter (the first
+/// line) at a decision, a hint at the first decision; checks each screen.
+fn play_to_end(pane: &Pane, hint_says: &str) -> (Seen, String) {
+    let mut seen = Seen::default();
+    let mut s = pane.wait("the first screen", |s| at_roll(s) || at_decision(s) || at_end(s));
+    for _ in 0..5000 {
+        if at_end(&s) {
+            return (seen, s);
+        }
+        let before = step(&s);
+        if at_roll(&s) {
+            pane.keys(&["Space"]);
+            s = pane.wait("the roll", |s| settled(s, before));
+            if seen.rolls == 0 {
+                // The throw is in the log, in the game's words.
+                assert!(s.contains("throws") || s.contains("rolls"), "no throw in the log:\n{s}");
+            }
+            seen.rolls += 1;
+            continue;
+        }
+        assert!(at_decision(&s), "neither a roll nor a decision:\n{s}");
+        if s.contains("Choose (number") {
+            seen.choices.push(s.clone());
+        }
+        if seen.hint.is_none() {
+            pane.keys(&["h"]);
+            let h = pane.wait("a hint", |s| s.contains(" Hint "));
+            assert!(h.contains(hint_says), "the hint does not say '{hint_says}':\n{h}");
+            seen.hint = Some(h);
+            pane.keys(&["Escape"]);
+            s = pane.wait("the hint to close", |s| !s.contains(" Hint "));
+        }
+        // The highlighted line is the first; its destination is framed.
+        assert!(s.contains(">1 "), "no cursor on line 1:\n{s}");
+        pane.keys(&["Enter"]);
+        s = pane.wait("the move", |s| settled(s, before));
+        seen.decisions += 1;
+    }
+    panic!("the game did not end; the screen:\n{s}");
+}
+
+fn save_path(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(format!("{name}.json"));
+    (dir, path)
+}
+
+/// A complete game against a bot; returns what was seen and the end screen.
+fn complete_game(name: &str, rules: &str, seed: &str, extra: &[&str], hint_says: &str) -> (Seen, String) {
+    let (_dir, path) = save_path(name);
+    let save = path.to_str().unwrap();
+    let mut args = vec!["--rules", rules, "--seed", seed, "--no-animation", "--save", save];
+    args.extend_from_slice(extra);
+    let pane = Pane::start(name, &args);
+    let (seen, end) = play_to_end(&pane, hint_says);
+    assert!(end.contains("wins"), "{rules}: no winner at the end:\n{end}");
+    assert!(end.contains("You win!") || end.contains("You lose."), "{rules}:\n{end}");
+    assert!(end.contains("Game saved to"), "{rules}:\n{end}");
+    assert!(seen.rolls > 3 && seen.decisions > 3, "{rules}: {seen:?}");
+    pane.keys(&["q"]);
+    let after = pane.wait("the app to exit", |s| s.contains("EXITED"));
+    assert!(after.contains("EXITED 0"), "{rules}:\n{after}");
+    assert!(after.contains("wins."), "{rules}: the result is printed after the app:\n{after}");
+    // The saved record replays to the same end.
+    let out = Command::new(BIN).args(["replay", save]).output().unwrap();
+    assert!(out.status.success(), "{rules}: {}", String::from_utf8_lossy(&out.stderr));
+    (seen, end)
+}
+
+#[test]
+fn finkel_against_a_bot_to_the_end() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    let (seen, end) = complete_game("finkel", "finkel", "5", &[], "win chance");
+    assert!(seen.hint.unwrap().contains("estimates"), "the hint says where its numbers come from");
+    assert!(end.contains("Your play, judged by"), "the summary of the human's play:\n{end}");
+}
+
+#[test]
+fn a_booklet_race_set_against_a_bot_to_the_end() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    let (_, end) = complete_game("bell", "regency-bell", "2", &[], "win chance");
+    assert!(end.contains("Pot"), "Bell's pot at the end:\n{end}");
+    assert!(end.contains("Your play, judged by"), "{end}");
+}
+
+#[test]
+fn bens_ur_against_a_bot_to_the_end() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    complete_game("bens", "bens-ur", "4", &[], "No hint for 'bens-ur'");
+}
+
+#[test]
+fn akalandung_against_a_bot_to_the_end_with_its_choices() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    // A replay the player may decline: a choice in words.
+    let options = ["--option", "replay_optional=true"];
+    let (seen, _) = complete_game("akalandung", "ludens-akalandung", "3", &options, "No hint for 'ludens-akalandung'");
+    let choice = seen.choices.first().unwrap_or_else(|| panic!("no choice was asked: {seen:?}"));
+    assert!(["Roll again", "End the turn", "Do not form the Twins"].iter().any(|c| choice.contains(c)), "{choice}");
+}
+
+#[test]
+fn a_tower_game_against_a_bot_to_the_end_with_its_choices() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    let (seen, _) = complete_game("vizier", "vizier-4-pyramids", "2", &[], "No hint for 'vizier-4-pyramids'");
+    let choice = seen.choices.first().unwrap_or_else(|| panic!("no choice was asked: {seen:?}"));
+    assert!(choice.contains("Throw again") && choice.contains("Move 5"), "{choice}");
+}
+
+#[test]
+fn keys_take_back_rules_help_and_quit() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    let (_dir, path) = save_path("quit");
+    let save = path.to_str().unwrap();
+    let pane = Pane::start("keys", &["--seed", "8", "--no-animation", "--save", save]);
+    let mut s = pane.wait("the first roll", at_roll);
+    // Play a few turns, then take back.
+    let mut decided = 0;
+    while decided < 3 {
+        let before = step(&s);
+        pane.keys(&[if at_roll(&s) { "Space" } else { "Enter" }]);
+        if at_decision(&s) {
+            decided += 1;
+        }
+        s = pane.wait("a step", |s| settled(s, before));
+    }
+    pane.keys(&["u"]);
+    s = pane.wait("the take-back", |s| s.contains("Taken back to your last decision"));
+    assert!(at_decision(&s) && s.contains("(took back"), "{s}");
+    pane.keys(&["?"]);
+    pane.wait("the keys", |s| s.contains(" Keys ") && s.contains("take back"));
+    // Wait for each Escape to be read before the next key: an Escape
+    // followed at once by a key reads as Alt and that key.
+    pane.keys(&["Escape"]);
+    pane.wait("the board again", |s| !s.contains(" Keys "));
+    pane.keys(&["p"]);
+    s = pane.wait("the paths", |s| s.contains(" Paths "));
+    assert!(s.contains("d1 c1 b1 a1 a2"), "Finkel's light path:\n{s}");
+    pane.keys(&["Escape"]);
+    pane.wait("the board again", |s| !s.contains(" Paths "));
+    pane.keys(&["R"]);
+    s = pane.wait("the rules", |s| s.contains(" Rules "));
+    assert!(s.contains("Finkel"), "{s}");
+    pane.keys(&["Down", "Down", "Escape"]);
+    pane.wait("the board again", |s| !s.contains(" Rules "));
+    pane.keys(&["q"]);
+    pane.wait("the question", |s| s.contains("Leave this unfinished game?"));
+    pane.keys(&["n"]);
+    pane.wait("the game again", |s| !s.contains("Leave this unfinished game?"));
+    pane.keys(&["q"]);
+    pane.wait("the question", |s| s.contains("Leave this unfinished game?"));
+    pane.keys(&["y"]);
+    let after = pane.wait("the app to exit", |s| s.contains("EXITED"));
+    assert!(after.contains("Game left unfinished.") && after.contains("Game saved to"), "{after}");
+    // It resumes, and Ctrl-C leaves at once, saving.
+    let pane = Pane::start("resume", &["--resume", save, "--seed", "9", "--no-animation", "--save", save]);
+    pane.wait("the resumed game", |s| at_roll(s) || at_decision(s));
+    pane.keys(&["C-c"]);
+    let after = pane.wait("the app to exit", |s| s.contains("EXITED"));
+    assert!(after.contains("EXITED 130") && after.contains("Interrupted: the game so far is saved"), "{after}");
+    assert!(std::fs::read_to_string(&path).unwrap().contains("finkel"));
+}
+
+#[test]
+fn a_small_window_is_told_so_and_redraws_when_it_grows() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    let pane = Pane::start("small", &["--seed", "1", "--no-animation"]);
+    pane.wait("the board", at_roll);
+    let resize = |w: &str, h: &str| {
+        let ok = Command::new("tmux").args(["-L", &pane.socket, "resize-window", "-t", "t", "-x", w, "-y", h]).status().unwrap();
+        assert!(ok.success());
+    };
+    resize("60", "16");
+    pane.wait("the size warning", |s| s.contains("the game needs at least"));
+    resize("80", "24");
+    let s = pane.wait("the board again", at_roll);
+    assert!(s.contains('✿'), "{s}");
+    pane.keys(&["q", "y"]);
+    pane.wait("the app to exit", |s| s.contains("EXITED 0"));
+}
+
+#[test]
+fn a_crash_gives_the_terminal_back() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    // Test builds (debug assertions) crash on '!' when UR_TUI_TEST_PANIC is set.
+    if !cfg!(debug_assertions) {
+        eprintln!("a release build has no crash on demand: skipped");
+        return;
+    }
+    let pane = Pane::start("panic", &["--seed", "1", "--no-animation"]);
+    pane.wait("the board", at_roll);
+    pane.keys(&["!"]);
+    let after = pane.wait("the app to exit", |s| s.contains("EXITED"));
+    // The normal screen is back (no board), and lines start at the left
+    // edge again (raw mode is off).
+    assert!(after.contains("a crash asked for by UR_TUI_TEST_PANIC"), "{after}");
+    assert!(!after.contains("press Space to roll"), "{after}");
+    assert!(after.lines().any(|l| l.starts_with("EXITED 101")), "{after}");
+    let shown =
+        Command::new("tmux").args(["-L", &pane.socket, "display", "-p", "-t", "t", "#{cursor_flag} #{alternate_on}"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&shown.stdout).trim(), "1 0", "the cursor shown, the alternate screen left");
+}
+
+#[test]
+fn a_hint_from_a_solved_table_says_so() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("f2.urt");
+    let table = table.to_str().unwrap();
+    let out = Command::new(BIN).args(["solve", "finkel", "--pieces", "2", "--out", table]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let pane = Pane::start("table", &["--pieces", "2", "--table", table, "--level", "5", "--seed", "2", "--no-animation"]);
+    let s = pane.wait("the first roll", at_roll);
+    let before = step(&s);
+    pane.keys(&["Space"]);
+    pane.wait("a decision", |s| settled(s, before) && at_decision(s));
+    pane.keys(&["h"]);
+    let h = pane.wait("a hint", |s| s.contains(" Hint "));
+    assert!(h.contains("the solved table: exact") && h.contains(" %"), "{h}");
+}
