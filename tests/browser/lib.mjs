@@ -30,8 +30,16 @@ export function freePort() {
   });
 }
 
+// Temporary folders (databases, rule-set files) go when the test process ends.
+const made = [];
+process.on('exit', () => {
+  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
+});
+
 export function tmpDir(prefix = 'ur-browser-') {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(d);
+  return d;
 }
 
 /** `ur serve` on a free port with a fresh (or the given) database. */
