@@ -38,7 +38,7 @@ pub struct ServeCmd {
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
     messages_per_second: u64,
     /// Games each client address may create per second (bursts of four times as many, plus ten).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..))]
     games_per_second: u64,
     /// SQLite only: when a stored move is synced to disk. full: at every commit (safe even against a power cut);
     /// normal: at checkpoints (safe against a crash or kill of `ur serve`, faster; a power cut may lose the last moves).

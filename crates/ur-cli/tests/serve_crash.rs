@@ -14,8 +14,26 @@ fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
+/// A running `ur serve`, killed when dropped.
+struct Serve(Child);
+
+impl Serve {
+    /// SIGKILL, as a crash.
+    fn kill(&mut self) {
+        self.0.kill().unwrap();
+        self.0.wait().unwrap();
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// Starts `ur serve` and waits until it answers.
-async fn start(addr: SocketAddr, db: &str) -> Child {
+async fn start(addr: SocketAddr, db: &str) -> Serve {
     let child = Command::new(env!("CARGO_BIN_EXE_ur"))
         .args([
             "serve",
@@ -35,6 +53,7 @@ async fn start(addr: SocketAddr, db: &str) -> Child {
         .stderr(Stdio::inherit())
         .spawn()
         .expect("ur serve starts");
+    let child = Serve(child);
     let t = Instant::now();
     loop {
         if tokio::net::TcpStream::connect(addr).await.is_ok() && http(addr, "GET", "/api/rules", None).await.0 == 200 {
@@ -96,8 +115,7 @@ async fn online_games_survive_a_sigkill_of_the_server() {
     let i = if players[0].my_turn(&last.acked) { 0 } else { 1 };
     players[i].step(&last.acked.clone()).await;
 
-    server.kill().unwrap(); // SIGKILL
-    server.wait().unwrap();
+    server.kill(); // SIGKILL
     let games: Vec<Game> = games.into_iter().map(|(g, _)| g).collect();
     let mut server = start(addr, db).await;
     let n = games.len();
@@ -121,7 +139,6 @@ async fn online_games_survive_a_sigkill_of_the_server() {
         assert_eq!(end["game"]["status"], "over");
         replays(&record(addr, &g.id).await);
     }
-    server.kill().unwrap();
-    server.wait().unwrap();
+    server.kill();
     let _ = Path::new(db);
 }

@@ -83,7 +83,7 @@ impl Config {
             max_connections_per_ip: 64,
             messages_per_second: 20.0,
             message_burst: 40.0,
-            games_per_second: 1.0,
+            games_per_second: 5.0,
             sync_full: true,
             quiet: false,
         }

@@ -353,9 +353,11 @@ pub struct Sqlite {
 impl Sqlite {
     fn open(path: &Path, sync_full: bool) -> Result<Sqlite, String> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create the folder {}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|e| {
+                format!("cannot create the folder {} for the database: {e}; give --db a file in a folder you can write", dir.display())
+            })?;
         }
-        let named = |e: rusqlite::Error| format!("cannot open the SQLite database {}: {e}", path.display());
+        let named = |e: rusqlite::Error| format!("cannot open the SQLite database {}: {e} (give --db another file)", path.display());
         let mut conn = rusqlite::Connection::open(path).map_err(named)?;
         conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(named)?;
         let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0)).map_err(named)?;
