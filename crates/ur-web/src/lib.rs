@@ -5,6 +5,7 @@
 
 pub mod client;
 pub mod http;
+pub mod hub;
 pub mod live;
 pub mod store;
 pub mod ws;
@@ -14,7 +15,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use live::Hub;
+use hub::Hub;
 use store::Store;
 
 /// Where games are stored.
