@@ -8,15 +8,14 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use ur_web::client::{create, http, over, record, replays, Client};
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
+mod serving;
+use serving::{free_port, start as serve};
 
 fn pg_bin() -> Option<PathBuf> {
     let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
@@ -83,46 +82,6 @@ impl Cluster {
 impl Drop for Cluster {
     fn drop(&mut self) {
         self.run("pg_ctl", &["-D", self.data.to_str().unwrap(), "-m", "immediate", "stop"]);
-    }
-}
-
-struct Serve(Child);
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-async fn serve(addr: SocketAddr, db: &str) -> Serve {
-    let child = Command::new(env!("CARGO_BIN_EXE_ur"))
-        .args([
-            "serve",
-            "--addr",
-            &addr.to_string(),
-            "--db",
-            db,
-            "--bot-delay-ms",
-            "0",
-            "--messages-per-second",
-            "1000",
-            "--games-per-second",
-            "1000",
-            "--quiet",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("ur serve starts");
-    let child = Serve(child);
-    let t = Instant::now();
-    loop {
-        if tokio::net::TcpStream::connect(addr).await.is_ok() && http(addr, "GET", "/api/rules", None).await.0 == 200 {
-            return child;
-        }
-        assert!(t.elapsed() < Duration::from_secs(30), "ur serve did not answer");
-        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
