@@ -92,8 +92,9 @@ pub fn roll(game: &mut AnyGame, raw: u8) -> Result<Rolled, PlayError> {
         return Err(refusal(Playable::roll(game, raw), "roll"));
     };
     let AnyGame::Race(race) = game else {
+        let starting = matches!(game, AnyGame::Bens(g) if g.in_start_procedure());
         Playable::roll(game, raw)?;
-        let passed = game.turn() == Turn::Roll(player.other());
+        let passed = !starting && game.turn() == Turn::Roll(player.other());
         return Ok(Rolled { player, raw, value: None, passed, summon: None });
     };
     let stage = summon_stage(race);
@@ -254,5 +255,17 @@ mod tests {
         assert_eq!((rolled.player, rolled.value), (Side::Dark, None));
         assert!(race_view(&game).is_none() && race_rules(&game).is_none());
         assert!(raw_for_value(&game, 2).is_err());
+    }
+
+    #[test]
+    fn a_roll_with_no_move_passes_but_a_start_throw_does_not() {
+        // guard-d6: a 6 counts 0, so nothing moves and the turn passes.
+        let mut game = AnyGame::new("guard-d6", &Options::new(), Side::Dark).unwrap();
+        let rolled = roll(&mut game, 6).unwrap();
+        assert!(rolled.passed && game.turn() == Turn::Roll(Side::Light));
+        // bens-ur's start procedure: each side throws in turn, nobody passes.
+        let mut game = AnyGame::new("bens-ur", &Options::new(), Side::Light).unwrap();
+        let rolled = roll(&mut game, 0).unwrap();
+        assert!(!rolled.passed, "{:?}", game.turn());
     }
 }

@@ -254,6 +254,12 @@ impl BensGame {
         Ok(())
     }
 
+    /// Whether the start procedure is on (both sides throw for their first
+    /// marker): its rolls hand over the dice without passing a turn.
+    pub fn in_start_procedure(&self) -> bool {
+        matches!(self.phase, Phase::StartRoll(_) | Phase::StartJump(_))
+    }
+
     /// The markers `side` has anywhere (home or reserve, board, off): always
     /// the full set; for checks.
     pub fn marker_count(&self, side: Side) -> usize {
