@@ -2,24 +2,19 @@
 // race set, a marker game (Ben's), Akalandung and a tower game; a custom
 // rule-set file; the hint; a closed tab that comes back.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { startServer, launch, person, startInLobby, playToEnd, waitTurn, state, step, seeded, assertNoErrors, repo, tmpDir, artefacts, UR_BIN } from './lib.mjs';
+import { serverAndBrowser, person, startInLobby, playToEnd, waitTurn, state, step, seeded, assertNoErrors, repo, tmpDir, artefacts, UR_BIN } from './lib.mjs';
 
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
+serverAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 /** The end screen: the result, the record to download, a new game. */

@@ -2,21 +2,16 @@
 // the page reconnecting by itself after the server is killed and restarted;
 // the page in French and back; every English word has a French one.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, person, startInLobby, state, step, waitTurn, waitChange, playToEnd, seeded, assertNoErrors } from './lib.mjs';
+import { serverAndBrowser, startServer, person, startInLobby, state, step, waitTurn, waitChange, playToEnd, seeded, assertNoErrors } from './lib.mjs';
 
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
+serverAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 /** Tab until the element matching `selector` has the focus. */

@@ -9,6 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -95,6 +96,22 @@ export async function launch() {
  * A browser context of one person: a page whose errors fail the test, and
  * no request leaving the test server.
  */
+/** One server and one browser for a test file: started before its tests
+ * (handed to `set`), stopped after them. */
+export function serverAndBrowser(set) {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer();
+    browser = await launch();
+    set(server, browser);
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (server) await server.stop();
+  });
+}
+
 export async function person(browser, server, { viewport = { width: 1200, height: 860 }, locale = 'en-GB', colorScheme = 'light' } = {}) {
   const context = await browser.newContext({ viewport, locale, colorScheme, acceptDownloads: true });
   const errors = [];

@@ -4,22 +4,17 @@
 // countdown; the invited player comes back through the same link and
 // finishes.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import path from 'node:path';
 import assert from 'node:assert/strict';
-import { startServer, launch, person, startInLobby, state, step, waitTurn, seeded, sleep, assertNoErrors, artefacts } from './lib.mjs';
+import { serverAndBrowser, person, startInLobby, state, step, waitTurn, seeded, sleep, assertNoErrors, artefacts } from './lib.mjs';
 
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
+serverAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 async function openLink(who, link) {
