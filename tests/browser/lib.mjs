@@ -147,6 +147,8 @@ export async function startInLobby(page, server, { rules, mode = 'bot', bot = '1
   if (mode === 'bot') await page.selectOption('#bot-level', bot);
   if (mode !== 'hotseat') await page.selectOption('#seat', seat);
   if (Object.keys(options).length) {
+    // The options arrive with the rule set's details: wait for them before opening the list.
+    await page.waitForSelector(`[data-option="${Object.keys(options)[0]}"]`, { state: 'attached' });
     await page.click('.option-list summary');
     for (const [k, v] of Object.entries(options)) {
       const el = page.locator(`[data-option="${k}"]`);

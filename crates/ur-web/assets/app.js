@@ -205,9 +205,11 @@ async function showLobby(routeId) {
     rulesLink.href = '#/rules/' + encodeURIComponent(state.rules);
     fill(optionsBox);
     if (state.file) return;
+    const asked = state.rules;
     let details;
-    try { details = await loadDetails(state.rules); } catch (_) { return; }
-    if (details.id !== state.rules && !rules.find((x) => x.id === details.id)) return;
+    try { details = await loadDetails(asked); } catch (_) { return; }
+    // A slower answer for a rule set chosen before must not draw its options.
+    if (asked !== state.rules || state.file) return;
     const opts = normOptions(details.options);
     // Every race rule set takes a number of pieces (`--pieces`); its default is the start's reserve.
     const isRace = r && familyOf(r) === 'race';
