@@ -26,6 +26,8 @@ pub struct Hub {
     pub conns: StdMutex<HashMap<IpAddr, usize>>,
     /// Games created per client address (a token bucket each).
     pub creations: StdMutex<HashMap<IpAddr, (f64, std::time::Instant)>>,
+    /// Permits to think out a bot's move ([`Config::bot_threads`] of them).
+    pub(crate) bot_gate: tokio::sync::Semaphore,
 }
 
 /// Replays one stored step into a session; `abandon` steps set the status.
@@ -71,6 +73,7 @@ pub fn new_game_of(row: &GameRow) -> Result<NewGame, String> {
 impl Hub {
     pub fn new(cfg: Config, store: Store) -> Hub {
         let tables = CachedTables::new(cfg.tables.clone());
+        let cfg_bot_threads = cfg.bot_threads.max(1);
         Hub {
             cfg,
             store,
@@ -79,6 +82,7 @@ impl Hub {
             proc_id: secret(),
             conns: StdMutex::new(HashMap::new()),
             creations: StdMutex::new(HashMap::new()),
+            bot_gate: tokio::sync::Semaphore::new(cfg_bot_threads),
         }
     }
 

@@ -297,6 +297,10 @@ impl LiveGame {
         let (game, hub) = (self.clone(), hub.clone());
         tokio::spawn(async move {
             tokio::time::sleep(hub.cfg.bot_delay).await;
+            // A move to think out waits for a permit first, without the game's
+            // lock, so that a queue of bots holds up no player's message.
+            let choosing = matches!(game.state.lock().await.session.game().turn(), Turn::Decide(_));
+            let _permit = if choosing { hub.bot_gate.acquire().await.ok() } else { None };
             let mut st = game.state.lock().await;
             st.bot_pending = false;
             if !game.bot_to_move(&st) {
