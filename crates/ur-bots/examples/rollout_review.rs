@@ -9,7 +9,7 @@
 //!
 //! Flags: `--trials N`, `--seed S` (the judge's), `--game-seed G`,
 //! `--bots LIGHT,DARK` (default `level3,level3`), `--head POLICY:TURNS`,
-//! `--tail POLICY`, `--truncate TURNS` (race sets), `--threads N`.
+//! `--tail POLICY`, `--truncate ROLLS` (0: play to the end), `--threads N`.
 
 use std::time::Instant;
 
@@ -45,7 +45,8 @@ fn run() -> Result<(), String> {
         config.head_turns = turns.parse().map_err(|_| format!("--head: '{turns}' is not a number of turns"))?;
     }
     if let Some(t) = flag("--truncate") {
-        config.truncate = Some(t.parse().map_err(|_| format!("--truncate takes a number of turns, not '{t}'"))?);
+        let t: u32 = t.parse().map_err(|_| format!("--truncate takes a number of rolls (0: none), not '{t}'"))?;
+        config.truncate = (t > 0).then_some(t);
     }
     if let Some(n) = flag("--threads") {
         let n = n.parse().map_err(|_| format!("--threads takes a number, not '{n}'"))?;
@@ -56,8 +57,11 @@ fn run() -> Result<(), String> {
     let (start, steps) = play(rules, light, dark, num("--game-seed", 7)?)?;
     let decisions = count_decisions(&start, &steps);
     let rolls = steps.iter().filter(|s| matches!(s, AnyStep::Roll(_))).count();
-    let judge = RolloutJudge::new(&start, config);
     let t0 = Instant::now();
+    let judge = RolloutJudge::new(&start, config);
+    if let Some(c) = judge.calibration() {
+        println!("  calibration: a {:.3}, b {:.3} from {} roll turns ({:.1} s)", c.a, c.b, c.samples, t0.elapsed().as_secs_f64());
+    }
     let rev = review_any(&start, &steps, &judge, |_| {}).map_err(|e| e.to_string())?;
     let secs = t0.elapsed().as_secs_f64();
     let s = &rev.sureness;

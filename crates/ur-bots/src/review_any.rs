@@ -42,7 +42,8 @@ pub enum AnyNoteKind {
     Roll { raw: u8, before: Estimate, after: Estimate, luck: Estimate },
     /// A choice among two or more actions; `choices` best first. `sure`:
     /// the loss's interval lies within one verdict's range (best and good
-    /// counted as one), so more trials would not change the verdict.
+    /// counted as one; for a best choice, no other may be better by an
+    /// inaccuracy), so more trials would hardly change the verdict.
     Decision {
         played: String,
         played_json: Value,
@@ -228,7 +229,7 @@ fn judge_decision(judge: &RolloutJudge, game: &AnyGame, played: &AnyAction, inde
         choices: order.into_iter().map(note).collect(),
         loss,
         verdict,
-        sure: sure(loss),
+        sure: if p == b { clearly_best(&trials, p) } else { sure(loss) },
     })
 }
 
@@ -252,6 +253,12 @@ fn class(loss: f64) -> u8 {
         l if l < BLUNDER => 2,
         _ => 3,
     }
+}
+
+/// Whether no other choice may be better than choice `p` by an
+/// inaccuracy or more: each one's paired interval against it stays below.
+fn clearly_best(trials: &ChoiceTrials, p: usize) -> bool {
+    (0..trials.actions.len()).filter(|&c| c != p).all(|c| trials.loss(c, p).high() < INACCURACY)
 }
 
 /// Whether the whole interval of a loss falls in one verdict's range.

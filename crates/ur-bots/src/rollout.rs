@@ -10,10 +10,12 @@
 //!   the same luck and their intervals come from paired differences;
 //! - a cheap playout policy ([`Policy`]), optionally a stronger one for the
 //!   first turns of each playout ([`RolloutConfig::head`]);
-//! - truncation where a calibrated evaluation exists: a race playout may stop
-//!   after some turns and score the learned evaluation (a win probability).
-//!   The other families' [`Playable::standing`] is a progress measure, not
-//!   a probability, so their playouts run to the end.
+//! - truncation with a calibrated evaluation: a playout may stop after some
+//!   rolls and score the position's win probability. Races have one, the
+//!   learned evaluation. The other families' [`Playable::standing`] is a
+//!   progress measure, not a probability, so the judge first calibrates it
+//!   ([`Calibration`]): a logistic fit of the roller's result on its
+//!   standing over games the playout policy plays against itself.
 //!
 //! Trials run in parallel with rayon; each is seeded from the judge's seed,
 //! the position's key and its own index, so results do not depend on the
@@ -33,6 +35,14 @@ use crate::Bot;
 /// Trials per choice by default: a 200-decision game's review takes about a
 /// minute on two cores with it (BENCHMARKS.md, "Rollout review").
 pub const DEFAULT_TRIALS: u32 = 256;
+
+/// Rolls after which a playout stops and is scored by the evaluation, by
+/// default: full playouts of the families beyond the race run to hundreds
+/// of steps, and choices' results decorrelate on the way (BENCHMARKS.md).
+pub const DEFAULT_TRUNCATE: u32 = 12;
+
+/// Games the policy plays against itself to calibrate the standing.
+pub const CALIBRATION_GAMES: u64 = 96;
 
 /// Steps (rolls and decisions) after which a playout is stopped and
 /// counted a draw: far beyond any real game; only rules that cannot end
@@ -90,14 +100,14 @@ pub struct RolloutConfig {
     pub head_turns: u32,
     /// The policy after them.
     pub tail: Policy,
-    /// Race sets: stop a playout after this many turns and score it with
-    /// the learned evaluation. Ignored by the other families.
+    /// Stop a playout after this many rolls and score it with the learned
+    /// evaluation (races) or the calibrated standing (other families).
     pub truncate: Option<u32>,
 }
 
 impl Default for RolloutConfig {
     fn default() -> Self {
-        RolloutConfig { trials: DEFAULT_TRIALS, seed: 0, head: Policy::Greedy, head_turns: 0, tail: Policy::Greedy, truncate: None }
+        RolloutConfig { trials: DEFAULT_TRIALS, seed: 0, head: Policy::Greedy, head_turns: 0, tail: Policy::Greedy, truncate: Some(DEFAULT_TRUNCATE) }
     }
 }
 
@@ -191,6 +201,8 @@ pub struct RolloutJudge {
     config: RolloutConfig,
     /// The race search's context (race sets only).
     ctx: Option<Context>,
+    /// The standing as a win probability (other families, when truncating).
+    calibration: Option<Calibration>,
 }
 
 impl RolloutJudge {
@@ -201,7 +213,16 @@ impl RolloutJudge {
     pub fn new(game: &AnyGame, config: RolloutConfig) -> RolloutJudge {
         assert!(config.trials > 0, "a rollout needs at least one trial");
         let ctx = game.as_race().map(|g| Context::new(g.rules()));
-        RolloutJudge { config, ctx }
+        let mut judge = RolloutJudge { config, ctx, calibration: None };
+        if judge.ctx.is_none() && judge.config.truncate.is_some() {
+            judge.calibration = Some(Calibration::fit(&judge, game));
+        }
+        judge
+    }
+
+    /// The standing's calibration, when the judge truncates a family beyond the race.
+    pub fn calibration(&self) -> Option<&Calibration> {
+        self.calibration.as_ref()
     }
 
     pub fn config(&self) -> &RolloutConfig {
@@ -218,8 +239,9 @@ impl RolloutJudge {
         } else if c.tail != Policy::Greedy {
             name += &format!(" ({})", c.tail.name());
         }
-        if let (Some(t), Some(_)) = (c.truncate, &self.ctx) {
-            name += &format!(" truncated at {t} turns");
+        if let Some(t) = c.truncate {
+            let by = if self.ctx.is_some() { "the evaluation" } else { "the calibrated standing" };
+            name += &format!(", truncated after {t} rolls by {by}");
         }
         name
     }
@@ -331,15 +353,17 @@ impl RolloutJudge {
         0.5
     }
 
-    /// The learned evaluation's value for `me` once a race playout has
-    /// played its turns; none elsewhere.
+    /// The evaluation's value for `me` once a playout has played its rolls.
     fn truncated(&self, g: &AnyGame, turns: u32, to_move: Side, me: Side) -> Option<f64> {
         let limit = self.config.truncate?;
-        let (ctx, race) = (self.ctx.as_ref()?, g.as_race()?);
-        if turns < limit || race.rules().named_pieces() || race.phase() != Phase::Roll {
+        if turns < limit {
             return None;
         }
-        let v = ctx.eval.value(race.state());
+        let v = match (g.as_race(), &self.ctx, &self.calibration) {
+            (Some(race), Some(ctx), _) if !race.rules().named_pieces() && race.phase() == Phase::Roll => ctx.eval.value(race.state()),
+            (None, _, Some(cal)) => cal.value(g, to_move),
+            _ => return None,
+        };
         Some(if to_move == me { v } else { 1.0 - v })
     }
 
@@ -358,6 +382,97 @@ impl RolloutJudge {
             (Policy::Mcts(n), _) => MctsBot::new(Budget::Playouts(n), rng.gen()).decide(g),
         }
     }
+}
+
+/// The standing of the side to roll as a win probability:
+/// `1 / (1 + exp(-(a + b (2 s - 1))))` for standing `s`, fitted by logistic
+/// regression on the roll turns of games the playout policy plays against
+/// itself (deterministic: the games are seeded by the judge's seed).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Calibration {
+    pub a: f64,
+    pub b: f64,
+    /// Roll turns fitted.
+    pub samples: usize,
+}
+
+impl Calibration {
+    fn fit(judge: &RolloutJudge, game: &AnyGame) -> Calibration {
+        let start = game.without_history();
+        let seed = mix(judge.config.seed ^ CALIBRATION_SALT);
+        let samples: Vec<(f64, f64)> =
+            (0..CALIBRATION_GAMES).into_par_iter().flat_map_iter(|i| judge.self_play(&start, mix(seed ^ i))).collect();
+        let (a, b) = logistic(&samples);
+        Calibration { a, b, samples: samples.len() }
+    }
+
+    /// The win probability of `side` about to roll in `g`.
+    pub fn value(&self, g: &AnyGame, side: Side) -> f64 {
+        let x = 2.0 * worth(g, side) - 1.0;
+        1.0 / (1.0 + (-(self.a + self.b * x)).exp())
+    }
+}
+
+/// Salt for the calibration games' seeds.
+const CALIBRATION_SALT: u64 = 0x6361_6c69_62;
+
+impl RolloutJudge {
+    /// One game of the tail policy against itself: `(2 s - 1, won)` for the
+    /// side to roll at each roll turn.
+    fn self_play(&self, start: &AnyGame, stream: u64) -> Vec<(f64, f64)> {
+        let mut dice = Xoshiro256PlusPlus::seed_from_u64(stream);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix(stream ^ POLICY_SALT));
+        let mut g = start.clone();
+        let mut seen: Vec<(f64, Side)> = Vec::new();
+        for _ in 0..PLAYOUT_STEP_CAP {
+            match g.turn() {
+                Turn::Over(_) => break,
+                Turn::Roll(side) => {
+                    seen.push((2.0 * worth(&g, side) - 1.0, side));
+                    let raw = sample_outcome(&g.outcomes(), &mut dice);
+                    if g.roll(raw).is_err() {
+                        break;
+                    }
+                }
+                Turn::Decide(_) => {
+                    let action = self.decide(&g, self.config.tail, &mut rng);
+                    g.apply_unchecked(&action);
+                }
+            }
+        }
+        let Turn::Over(winner) = g.turn() else { return Vec::new() };
+        seen.into_iter().map(|(x, side)| (x, winner.map_or(0.5, |w| f64::from(u8::from(w == side))))).collect()
+    }
+}
+
+/// Logistic regression of `y` on `x` (Newton's method): `(a, b)`.
+fn logistic(samples: &[(f64, f64)]) -> (f64, f64) {
+    let (mut a, mut b) = (0.0f64, 0.0f64);
+    for _ in 0..30 {
+        let (mut ga, mut gb, mut haa, mut hab, mut hbb) = (0.0, 0.0, 0.0, 0.0, 0.0);
+        for &(x, y) in samples {
+            let p = 1.0 / (1.0 + (-(a + b * x)).exp());
+            let w = (p * (1.0 - p)).max(1e-9);
+            ga += y - p;
+            gb += (y - p) * x;
+            haa += w;
+            hab += w * x;
+            hbb += w * x * x;
+        }
+        // A little ridge keeps the step finite when the standing separates the results.
+        let (haa, hbb) = (haa + 1e-6, hbb + 1e-6);
+        let det = haa * hbb - hab * hab;
+        if det.abs() < 1e-12 {
+            break;
+        }
+        let (da, db) = ((hbb * ga - hab * gb) / det, (haa * gb - hab * ga) / det);
+        a += da;
+        b += db;
+        if da.abs() + db.abs() < 1e-10 {
+            break;
+        }
+    }
+    (a, b)
 }
 
 /// Where a playout starts.
