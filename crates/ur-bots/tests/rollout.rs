@@ -98,35 +98,55 @@ fn compare(table: &Judge, start: &AnyGame, steps: &[AnyStep], rev: &AnyReview, t
     assert!(notes.next().is_none(), "every note belongs to a step");
 }
 
-#[test]
-fn on_a_solved_race_the_intervals_hold_the_exact_values() {
+/// The rollout reviews of three games of 2-piece Finkel (a weak player,
+/// soft-max noise and 30% random decisions, against level 3) compared
+/// with the table's, under `config` with each game's seed.
+fn against_the_table(config: &RolloutConfig) -> Tally {
     let r = rules("finkel", 2);
     let dir = tempfile::tempdir().unwrap();
-    let oracle = oracle(&r, dir.path());
-    let table = Judge::Table(oracle);
+    let table = Judge::Table(oracle(&r, dir.path()));
     let mut tally = Tally::default();
-    let mut decisions = 0;
     for seed in 1..=3 {
-        // A weak player (soft-max noise and 30% random decisions) against level 3.
         let mut light = make_bot("noisy:0.02:0.3", seed).unwrap();
         let mut dark = make_bot("level3", seed + 100).unwrap();
         let game = play_race(&r, &mut *light, &mut *dark, seed, usize::MAX).unwrap();
         let (start, steps, record) = race_steps(&game);
-        let judge = RolloutJudge::new(&start, RolloutConfig::with(400, seed));
+        let judge = RolloutJudge::new(&start, RolloutConfig { seed, ..config.clone() });
         let rev = review_any(&start, &steps, &judge, |_| {}).unwrap();
         assert_eq!(rev.winner, game.winner());
         let exact = review(&record, &table, |_| {}).unwrap();
         let exact_decisions = exact.notes.iter().filter(|n| matches!(n.kind, NoteKind::Decision { .. })).count();
         let our_decisions = rev.notes.iter().filter(|n| matches!(n.kind, AnyNoteKind::Decision { .. })).count();
         assert_eq!(our_decisions, exact_decisions, "the same decisions are judged (seed {seed})");
-        decisions += our_decisions;
         compare(&table, &start, &steps, &rev, &mut tally);
     }
-    eprintln!("{decisions} decisions: {tally:?}");
-    let share = |(ok, n): (u32, u32)| f64::from(ok) / f64::from(n.max(1));
+    eprintln!("{}: {tally:?}", config.truncate.map_or("played to the end".into(), |t| format!("truncated after {t} rolls")));
     assert!(tally.values.1 > 100 && tally.losses.1 > 10, "{tally:?}");
+    tally
+}
+
+fn share((ok, n): (u32, u32)) -> f64 {
+    f64::from(ok) / f64::from(n.max(1))
+}
+
+#[test]
+fn on_a_solved_race_the_intervals_hold_the_exact_values() {
+    // Played to the end, the values are the policy's (one move ahead by
+    // the learned evaluation), close to perfect play's here.
+    let tally = against_the_table(&RolloutConfig { truncate: None, ..RolloutConfig::with(400, 0) });
     assert!(share(tally.values) >= 0.85, "values inside their interval: {tally:?}");
     assert!(share(tally.losses) >= 0.85, "losses inside their interval: {tally:?}");
+    assert!(share(tally.verdicts) >= 0.9, "sure verdicts agreeing with the table's: {tally:?}");
+}
+
+#[test]
+fn truncated_by_the_evaluation_the_verdicts_still_agree() {
+    // The evaluation's own error at the truncation adds a bias that the
+    // intervals do not cover (about 84% of values inside when measured);
+    // the verdicts, from paired differences, keep agreeing.
+    let tally = against_the_table(&RolloutConfig::with(400, 0));
+    assert!(share(tally.values) >= 0.75, "values inside their interval: {tally:?}");
+    assert!(share(tally.losses) >= 0.8, "losses inside their interval: {tally:?}");
     assert!(share(tally.verdicts) >= 0.9, "sure verdicts agreeing with the table's: {tally:?}");
 }
 
