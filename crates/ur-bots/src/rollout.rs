@@ -95,7 +95,8 @@ pub struct RolloutConfig {
     /// Playouts per choice (and per position value).
     pub trials: u32,
     pub seed: u64,
-    /// The policy of the first `head_turns` turns of each playout.
+    /// The policy of each playout's decisions up to those after its
+    /// `head_turns`-th roll (0: none).
     pub head: Policy,
     pub head_turns: u32,
     /// The policy after them.
@@ -344,7 +345,9 @@ impl RolloutJudge {
                     turns += 1;
                 }
                 Turn::Decide(_) => {
-                    let policy = if turns < i64::from(self.config.head_turns) { self.config.head } else { self.config.tail };
+                    // The head plays until the playout's `head_turns`-th roll has been decided.
+                    let head = self.config.head_turns > 0 && turns <= i64::from(self.config.head_turns);
+                    let policy = if head { self.config.head } else { self.config.tail };
                     let action = self.decide(&g, policy, &mut rng);
                     g.apply_unchecked(&action);
                 }

@@ -232,3 +232,17 @@ fn a_step_that_does_not_replay_is_named() {
     let e = review_any(&start, &[AnyStep::Roll(99)], &judge, |_| {}).unwrap_err();
     assert!(e.to_string().starts_with("step 0 (roll 99) is illegal"), "{e}");
 }
+
+/// A measurement, not a check (`cargo test -p ur-bots --test rollout -- --ignored --nocapture`):
+/// a stronger policy for the playouts' first rolls against the cheap one throughout.
+#[test]
+#[ignore]
+fn measure_head_policies_against_the_table() {
+    use ur_bots::rollout::Policy;
+    for (head, turns) in [(Policy::Greedy, 0), (Policy::Expectimax(2), 1), (Policy::Expectimax(2), 2)] {
+        let config = RolloutConfig { head, head_turns: turns, truncate: None, ..RolloutConfig::with(400, 0) };
+        let t0 = std::time::Instant::now();
+        let tally = against_the_table(&config);
+        eprintln!("head {} for {turns} rolls: {:.1} s, {tally:?}", head.name(), t0.elapsed().as_secs_f64());
+    }
+}
