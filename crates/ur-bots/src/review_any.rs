@@ -105,7 +105,7 @@ pub struct AnyReview {
 #[derive(Debug, PartialEq, thiserror::Error)]
 pub enum ReviewAnyError {
     #[error("step {index} ({step}) is illegal: {error}")]
-    Illegal { index: usize, step: String, error: PlayError },
+    Illegal { index: usize, step: String, error: Box<PlayError> },
 }
 
 /// Judges every roll and every real decision of `steps` played from
@@ -169,7 +169,7 @@ fn wrap(index: usize, step: &AnyStep, error: PlayError) -> ReviewAnyError {
         AnyStep::Roll(raw) => format!("roll {raw}"),
         AnyStep::Act(a) => a.to_string(),
     };
-    ReviewAnyError::Illegal { index, step, error }
+    ReviewAnyError::Illegal { index, step, error: Box::new(error) }
 }
 
 /// Rolls `raw` in `game` and judges its luck for `side`. When a real
@@ -206,7 +206,13 @@ fn judge_roll(
 
 /// The note of a decision about to be played: none when fewer than two
 /// choices are open.
-fn judge_decision(judge: &RolloutJudge, game: &AnyGame, played: &AnyAction, index: usize, ready: Option<ChoiceTrials>) -> Option<AnyNoteKind> {
+fn judge_decision(
+    judge: &RolloutJudge,
+    game: &AnyGame,
+    played: &AnyAction,
+    index: usize,
+    ready: Option<ChoiceTrials>,
+) -> Option<AnyNoteKind> {
     if !matches!(game.turn(), Turn::Decide(_)) || game.actions().len() < 2 {
         return None;
     }

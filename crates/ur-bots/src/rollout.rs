@@ -108,7 +108,14 @@ pub struct RolloutConfig {
 
 impl Default for RolloutConfig {
     fn default() -> Self {
-        RolloutConfig { trials: DEFAULT_TRIALS, seed: 0, head: Policy::Greedy, head_turns: 0, tail: Policy::Greedy, truncate: Some(DEFAULT_TRUNCATE) }
+        RolloutConfig {
+            trials: DEFAULT_TRIALS,
+            seed: 0,
+            head: Policy::Greedy,
+            head_turns: 0,
+            tail: Policy::Greedy,
+            truncate: Some(DEFAULT_TRUNCATE),
+        }
     }
 }
 
@@ -417,7 +424,7 @@ impl Calibration {
 }
 
 /// Salt for the calibration games' seeds.
-const CALIBRATION_SALT: u64 = 0x6361_6c69_62;
+const CALIBRATION_SALT: u64 = 0x6361_6c69_6272;
 
 impl RolloutJudge {
     /// One game of the tail policy against itself: `(2 s - 1, won)` for the

@@ -2,9 +2,9 @@
 
 use ur_bots::review_any::AnyNoteKind;
 use ur_bots::rollout::RolloutConfig;
+use ur_rules::{Playable, Side, Turn};
 use ur_session::review_text::any_text_report;
 use ur_session::{NewGame, NoTables, Session, SessionError};
-use ur_rules::{Playable, Side, Turn};
 
 /// A session of `id` played `steps` steps with the first open decision.
 fn played(id: &str, steps: usize) -> Session {
