@@ -134,6 +134,12 @@ impl ReviewCmd {
             return Ok(());
         };
         ur_solve::atomic::write_atomic(path, report.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+        // A report is for sharing: readable by others, as a file a shell writes (not the temp file's 0600).
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o644)).with_context(|| format!("cannot make {} readable", path.display()))?;
+        }
         if !self.out.quiet {
             eprintln!("Wrote the review to {}", path.display());
         }

@@ -232,7 +232,8 @@ impl Walk {
         let (kind, light) = match (step, judged) {
             (RecStep::Roll(raw), Some(&Judged::Roll { before: v0, after: v1, interval })) => {
                 self.start.get_or_insert(for_light(v0));
-                let text = view_of(after).throw.map_or_else(|| format!("threw {raw}"), |t| t.text);
+                // A throw that moves nothing has passed the turn: no throw is left to show.
+                let text = view_of(after).throw.filter(|t| t.raw == *raw).map_or_else(|| format!("threw {raw}: no move"), |t| t.text);
                 (StepKind::Roll { raw: *raw, text, before: v0, after: v1, luck: v1 - v0, interval }, Some(for_light(v1)))
             }
             (RecStep::Act(played), Some(Judged::Decision { played_value, best, best_value, choices, interval })) => {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use ur_bots::review::{review, Judge, NoteKind, Verdict};
 use ur_bots::Oracle;
-use ur_rules::{AnyAction, AnyGame, Game, GameRecord, OptionValue, Options, Rules, SeededDice, Side};
+use ur_rules::{AnyAction, AnyGame, Game, GameRecord, OptionValue, Options, Playable, Rules, SeededDice, Side};
 use ur_session::records::SavedGame;
 use ur_session::review_doc::{build, from_race_review, DocJudge, Judged, ReviewDoc, StepKind};
 use ur_session::view::view_of;

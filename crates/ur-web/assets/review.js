@@ -38,9 +38,14 @@ export function pct(p) { return decimal(100 * p, 1) + ' %'; }
 
 /** A difference of probabilities in percentage points, signed if asked. */
 export function pp(d, { sign = false, digits = 2 } = {}) {
-  const text = decimal(100 * Math.abs(d), digits) + ' pp';
-  if (!sign) return (d < 0 ? '−' : '') + text;
-  return (d < 0 ? '−' : '+') + text;
+  return signed(100 * d, digits, sign) + ' pp';
+}
+
+/** x with `digits` decimals and a real minus sign; `+` too if asked; no sign on what rounds to zero. */
+function signed(x, digits, plus = false) {
+  const text = decimal(Math.abs(x), digits);
+  if (Number(Math.abs(x).toFixed(digits)) === 0) return text;
+  return (x < 0 ? '−' : plus ? '+' : '') + text;
 }
 
 // ------------------------------------------------------------ the review
@@ -64,9 +69,10 @@ export function renderReview(root, doc, opts = {}) {
   fill(root, h('article', { class: 'review', 'data-rules': doc.rules.id },
     heading(doc, opts),
     h('section', { class: 'card review-chart-card' }, h('h2', {}, t('review.chart')), chart.el, legend()),
-    totalsTable(doc),
+    h('div', { class: 'review-grid' },
+      totalsTable(doc),
+      h('section', { class: 'card review-steps-card' }, h('h2', {}, t('review.steps')), list)),
     errorCards(doc, (i) => select(i, true)),
-    h('section', { class: 'card review-steps-card' }, h('h2', {}, t('review.steps')), list),
     opts.standalone ? h('footer', { class: 'review-foot muted small' }, t('review.foot')) : null));
   return { select: (i) => select(i, true), doc };
 }
@@ -120,6 +126,7 @@ function renderChart(doc, onPick) {
     svg.append(s('line', { class: p === 0.5 ? 'grid mid' : 'grid', x1: M.left, x2: W - M.right, y1: y(p), y2: y(p) }));
     svg.append(s('text', { class: 'axis', x: M.left - 6, y: y(p), 'text-anchor': 'end', 'dominant-baseline': 'central' }, `${100 * p} %`));
   }
+  svg.append(s('text', { class: 'axis', x: 2, y: H - 10, 'text-anchor': 'start' }, t('review.col.turn').toLowerCase()));
   for (const [k, label] of turnTicks(doc)) {
     svg.append(s('text', { class: 'axis', x: x(k), y: H - 10, 'text-anchor': 'middle' }, label));
   }
@@ -198,7 +205,7 @@ const ROWS = [
   ['total_loss', (v) => pp(v)],
   ['luck', (v) => pp(v, { sign: true })],
   ['result', (v) => (v == null ? '—' : decimal(v, v === 0.5 ? 1 : 0))],
-  ['luck_adjusted', (v) => (v == null ? '—' : pct(v))],
+  ['luck_adjusted', (v) => (v == null ? '—' : signed(v, 3))],
 ];
 
 function totalsTable(doc) {
@@ -301,8 +308,8 @@ function renderSteps(doc, rows, onPick) {
 
 function stepCells(st, hasBoard, i) {
   if (st.kind === 'roll') {
-    return [h('td', {}, t('review.rolled', { raw: st.raw }), h('span', { class: 'muted small' }, ' · ' + st.text)),
-      h('td', { class: 'num luck' + (st.luck < 0 ? ' unlucky' : ''), 'data-value': String(st.luck) }, t('review.luck', { pp: pp(st.luck, { sign: true }) }))];
+    return [h('td', { 'data-raw': st.raw }, st.text),
+      h('td', { class: 'num luck' + (100 * st.luck < -0.005 ? ' unlucky' : ''), 'data-value': String(st.luck) }, t('review.luck', { pp: pp(st.luck, { sign: true }) }))];
   }
   if (st.kind === 'decision') {
     const bad = BAD.includes(st.verdict);
