@@ -138,7 +138,8 @@ impl ReviewCmd {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o644)).with_context(|| format!("cannot make {} readable", path.display()))?;
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o644))
+                .with_context(|| format!("cannot make {} readable", path.display()))?;
         }
         if !self.out.quiet {
             eprintln!("Wrote the review to {}", path.display());

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use ur_bots::review::{same_action, Judge, NoteKind, Review, Verdict};
-use ur_rules::{AnyAction, AnyGame, Action, Options, Playable, Side, Turn};
+use ur_rules::{Action, AnyAction, AnyGame, Options, Playable, Side, Turn};
 
 use crate::records::SavedGame;
 use crate::view::{view_of, GameView, SideView};
@@ -148,7 +148,12 @@ pub enum Judged {
 ///
 /// # Errors
 /// The record does not replay.
-pub fn from_race_review(saved: &SavedGame, judge: &Judge, table: Option<&std::path::Path>, review: &Review) -> Result<ReviewDoc, SessionError> {
+pub fn from_race_review(
+    saved: &SavedGame,
+    judge: &Judge,
+    table: Option<&std::path::Path>,
+    review: &Review,
+) -> Result<ReviewDoc, SessionError> {
     let judged = review
         .notes
         .iter()
@@ -162,7 +167,13 @@ pub fn from_race_review(saved: &SavedGame, judge: &Judge, table: Option<&std::pa
             (n.action, j)
         })
         .collect();
-    let info = DocJudge { name: judge.name(), exact: judge.exact(), table: table.map(|p| p.display().to_string()), interval: None, confidence: None };
+    let info = DocJudge {
+        name: judge.name(),
+        exact: judge.exact(),
+        table: table.map(|p| p.display().to_string()),
+        interval: None,
+        confidence: None,
+    };
     build(saved, info, &judged)
 }
 
@@ -203,7 +214,17 @@ pub fn build(saved: &SavedGame, judge: DocJudge, judged: &BTreeMap<usize, Judged
         family: serde_json::to_value(game.family()).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
         options: options_of(saved),
     };
-    Ok(ReviewDoc { rules, judge, sides, winner, start: walk.start.unwrap_or(0.5), steps: walk.steps, light_win: walk.light_win, totals, errors: walk.errors })
+    Ok(ReviewDoc {
+        rules,
+        judge,
+        sides,
+        winner,
+        start: walk.start.unwrap_or(0.5),
+        steps: walk.steps,
+        light_win: walk.light_win,
+        totals,
+        errors: walk.errors,
+    })
 }
 
 /// The document's steps and chart as the record is walked.
@@ -242,7 +263,8 @@ impl Walk {
                 let open = before.actions();
                 let find = |a: &AnyAction| open.iter().position(|o| same(o, a));
                 let (p, b) = (find(played), find(best));
-                let text = |i: Option<usize>, a: &AnyAction| i.and_then(|i| view.actions.get(i)).map_or_else(|| a.to_string(), |v| v.text.clone());
+                let text =
+                    |i: Option<usize>, a: &AnyAction| i.and_then(|i| view.actions.get(i)).map_or_else(|| a.to_string(), |v| v.text.clone());
                 let loss = (best_value - played_value).max(0.0);
                 let verdict = Verdict::of(loss);
                 let kind = StepKind::Decision {
@@ -273,7 +295,10 @@ impl Walk {
 /// An action as the game's view words it.
 fn action_text(game: &AnyGame, action: &AnyAction) -> String {
     let open = game.actions();
-    open.iter().position(|o| same(o, action)).and_then(|i| view_of(game).actions.get(i).map(|v| v.text.clone())).unwrap_or_else(|| action.to_string())
+    open.iter()
+        .position(|o| same(o, action))
+        .and_then(|i| view_of(game).actions.get(i).map(|v| v.text.clone()))
+        .unwrap_or_else(|| action.to_string())
 }
 
 /// The same action; a race move's piece counts only where both name one.
