@@ -13,6 +13,7 @@ pub mod options;
 pub mod records;
 pub mod reference;
 pub mod regret;
+pub mod review_doc;
 pub mod review_text;
 pub mod rolloff;
 pub mod rules_text;

@@ -7,6 +7,7 @@ import { t, lang, setLang, LANGS, sideName, summary } from './i18n.js';
 import { h, fill, fetchJSON, store } from './dom.js';
 import { renderBoard } from './board.js';
 import { renderRulesPage } from './rules.js';
+import { showReviewScreen } from './review.js';
 
 const MAX_RULES_FILE = 64 * 1024;
 const SIDES = ['light', 'dark'];
@@ -54,6 +55,7 @@ function route() {
   }
   closeScreen();
   if (parts[0] === 'rules' && parts[1]) showRules(parts[1], params.get('game'), routeId);
+  else if (parts[0] === 'review') showReviewScreen(main(), parts[1], () => routeId === app.routeId);
   else showLobby(routeId);
 }
 
@@ -97,7 +99,7 @@ function renderHeader() {
     h('a', { class: 'brand', href: '#/', 'aria-label': t('app.title') },
       h('img', { src: '/assets/icon.svg', alt: '', width: 28, height: 28 }),
       h('span', {}, t('app.title'))),
-    h('nav', { class: 'top-nav' }, h('a', { href: '#/', class: 'top-link', id: 'nav-new' }, t('nav.home')), select),
+    h('nav', { class: 'top-nav' }, h('a', { href: '#/', class: 'top-link', id: 'nav-new' }, t('nav.home')), h('a', { href: '#/review', class: 'top-link', id: 'nav-review' }, t('nav.review')), select),
   );
   document.title = t('app.title');
 }
@@ -1022,6 +1024,7 @@ class GameScreen {
       h('p', { class: 'result' }, this.statusText()),
       h('div', { class: 'row' },
         h('a', { class: 'button', id: 'record', href: '/api/games/' + encodeURIComponent(this.id) + '/record', download: 'ur-' + v.rules.id + '-' + this.id.slice(0, 8) + '.json' }, t('game.record')),
+        h('a', { class: 'button', id: 'review-game', href: '#/review/' + encodeURIComponent(this.id) }, t('game.review')),
         again,
         h('a', { class: 'button', id: 'new-game', href: '#/' }, t('game.newGame'))));
   }

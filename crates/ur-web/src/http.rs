@@ -34,6 +34,8 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/rules/{id}", get(rules_one))
         .route("/api/games", post(create))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/review", get(crate::review_api::game_review))
+        .route("/api/review", post(crate::review_api::upload_review).layer(DefaultBodyLimit::max(2 * crate::review_api::MAX_RECORD)))
         .route("/ws/{id}", get(crate::ws::upgrade))
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(hub)

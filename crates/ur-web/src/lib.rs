@@ -7,6 +7,8 @@ pub mod client;
 pub mod http;
 pub mod hub;
 pub mod live;
+pub mod review_api;
+pub mod review_page;
 pub mod store;
 pub mod ws;
 
