@@ -119,7 +119,7 @@ fn hostile_strings_are_refused_with_where_and_what() {
         ("finkel", "l:-,-/", 7, "the throw"),
         ("finkel", "l:-,- ", 6, "not used in position strings"),
         ("finkel", "l:-,-*", 6, "not used"),
-        ("finkel", "l:4,4", 0, "not a legal position"),
+        ("finkel", "l:5,5", 0, "not a legal position"),
         ("finkel", "l:-,-/9", 7, "throw 9"),
         ("finkel", "l:-,-/0", 7, "no decision"),
         ("finkel", "l:-.07,-", 5, "leading zeros"),
@@ -129,8 +129,8 @@ fn hostile_strings_are_refused_with_where_and_what() {
         ("guard-d6", "l:M2lx", 6, "not a token"),
         ("guard-d6", "l:M2l.A1d", 7, "out of order"),
         ("guard-d6", "l:M2l.M2d", 7, "out of order"),
-        ("guard-d6", "l:-,e11.0", 3, "more than 10"),
-        ("guard-d6", "l:-,e1.0,e1.0", 11, "twice"),
+        ("guard-d6", "l:-,e11.0", 6, "more than 10"),
+        ("guard-d6", "l:-,e1.0,e1.0", 10, "twice"),
         ("guard-d6", "l:-,z1", 5, "not a field"),
         ("guard-d6", "l:M1llllllllll.M2l", 3, "more than the 10"),
         ("bens-ur", "l:Z,-", 3, "not a marker"),
@@ -149,14 +149,20 @@ fn hostile_strings_are_refused_with_where_and_what() {
 
 #[test]
 fn examples_of_every_family_read_as_documented() {
+    // The examples of docs/positions.md.
     let cases = [
         ("finkel", "l:469.1,2d"),
         ("finkel", "d:469.1,2d/2"),
         ("finkel", "l:-,-"),
-        ("v1-named-birds", "l:03000,00000"),
+        ("finkel", "d:25d.1,8.2"),
+        ("regency-murray", "l:3cp,-"),
+        ("v1-named-birds", "l:03f00,00000"),
         ("guard-d6", "d:A3l.M2dl,e0.2,q4"),
+        ("guard-d6", "l:M8L/3"),
         ("ravensburg-1977", "l:-"),
+        ("bens-ur", "l:-,-"),
         ("bens-ur", "l:3aG.1,-,f"),
+        ("ludens-akalandung", "l:-,-"),
         ("ludens-akalandung", "d:13w4t6.1,2"),
     ];
     for (id, text) in cases {

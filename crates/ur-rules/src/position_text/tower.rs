@@ -79,7 +79,7 @@ fn stacks(cur: &mut Cursor<'_>) -> Result<BTreeMap<String, String>, PositionText
         }
         last = Some(sq);
         let mut letters = String::new();
-        while let Some(b) = cur.peek().filter(|b| !matches!(b, b'.' | b',' | b'/')) {
+        while let Some(b) = cur.peek().filter(|&b| !matches!(b, b'.' | b',' | b'/')) {
             if Token::from_letter(b as char).is_none() {
                 return Err(cur.here(format!("'{}' on {name} is not a token: use l, d (plain) or L, D (promoted)", b as char)));
             }
