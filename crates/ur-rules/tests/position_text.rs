@@ -155,7 +155,7 @@ fn examples_of_every_family_read_as_documented() {
         ("finkel", "d:469.1,2d/2"),
         ("finkel", "l:-,-"),
         ("finkel", "d:25d.1,8.2"),
-        ("regency-murray", "l:3cp,-"),
+        ("regency-murray", "l:3cn,-"),
         ("v1-named-birds", "l:03f00,00000"),
         ("guard-d6", "d:A3l.M2dl,e0.2,q4"),
         ("guard-d6", "l:M8L/3"),
@@ -182,5 +182,25 @@ fn the_start_of_every_rule_set_is_short() {
     for id in all_ids() {
         let text = new_game(id).position_string();
         assert!(text.len() <= 16, "{id}: {text}");
+    }
+}
+
+/// A game waiting for a move after a throw writes the throw in every family
+/// whose throws lead straight to a move.
+#[test]
+fn strings_carry_the_throw_being_decided() {
+    for id in ["finkel", "masters", "aseb", "regency-bell", "guard-d6", "vizier-4-pyramids", "bens-ur", "ludens-akalandung"] {
+        let mut with_throw = 0;
+        for seed in 0..40 {
+            let game = random_game(id, seed, 1 + 2 * seed as usize);
+            let text = game.position_string();
+            if matches!(game.turn(), Turn::Decide(_)) && text.contains('/') {
+                with_throw += 1;
+                let mut set = new_game(id);
+                set.set_position_string(&text).unwrap();
+                assert_eq!(set.actions(), game.actions(), "{id}: {text}");
+            }
+        }
+        assert!(with_throw > 0, "{id}: no string with a throw");
     }
 }
