@@ -49,7 +49,7 @@ fn eval_and_hint_read_a_string_as_they_read_the_json() {
     let thrown = json(&run_ok(&["hint", "--table", t, "--json", "l:15,6/3"]));
     assert_eq!(by_json, thrown);
     assert_eq!(thrown["moves"].as_array().map(Vec::len), Some(2), "{thrown}");
-    let out = run_ok(&["hint", "--table", t, "--depth", "1", "--rules", "finkel", "--pieces", "2", "l:15,6/3"]);
+    let out = run_ok(&["hint", "--depth", "1", "--rules", "finkel", "--pieces", "2", "l:15,6/3"]);
     assert!(out.contains("2 legal moves"), "{out}");
 }
 
