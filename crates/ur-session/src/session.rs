@@ -246,6 +246,25 @@ impl Session {
         Ok(())
     }
 
+    /// Sets the game to a position string (`ur_rules::position_text`), or to
+    /// the position's JSON when `text` starts with `{`. A throw in the string
+    /// is the record's first step, so the record replays.
+    ///
+    /// # Errors
+    /// A string that does not read, or a position the rules do not allow.
+    pub fn set_text(&mut self, text: &str) -> Result<(), SessionError> {
+        if text.trim_start().starts_with('{') {
+            let json: Value = serde_json::from_str(text).map_err(|e| PlayError::BadPosition(format!("the JSON does not read: {e}")))?;
+            return self.set(&json);
+        }
+        let parsed = ur_rules::position_text::parse(&self.game, text.trim()).map_err(PlayError::from)?;
+        self.set(&parsed.position)?;
+        if let Some(raw) = parsed.throw {
+            self.roll(raw)?;
+        }
+        Ok(())
+    }
+
     /// The judge for hints and reviews: the table, or a search `depth` turns deep.
     ///
     /// # Errors

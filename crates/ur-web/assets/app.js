@@ -8,6 +8,7 @@ import { h, fill, fetchJSON, store } from './dom.js';
 import { renderBoard } from './board.js';
 import { renderRulesPage } from './rules.js';
 import { showReviewScreen } from './review.js';
+import { startPositionField, positionLine } from './position.js';
 
 const MAX_RULES_FILE = 64 * 1024;
 const SIDES = ['light', 'dark'];
@@ -56,7 +57,7 @@ function route() {
   closeScreen();
   if (parts[0] === 'rules' && parts[1]) showRules(parts[1], params.get('game'), routeId);
   else if (parts[0] === 'review') showReviewScreen(main(), parts[1], () => routeId === app.routeId);
-  else showLobby(routeId);
+  else showLobby(routeId, parts[0] === 'new' ? params : null);
 }
 
 function closeScreen() {
@@ -155,7 +156,7 @@ function familyOf(r) {
   return f;
 }
 
-async function showLobby(routeId) {
+async function showLobby(routeId, preset) {
   const root = main();
   fill(root, h('p', { class: 'loading' }, t('lobby.loading')));
   let rules;
@@ -177,6 +178,7 @@ async function showLobby(routeId) {
     options: saved.options || {},
     file: null, // {name, text}
   };
+  const startPos = startPositionField(preset, state, rules);
   const save = () => store.set('ur.lobby', { rules: state.rules, mode: state.mode, bot: state.bot, seat: state.seat, options: state.options });
 
   const families = ['race', 'bens', 'tower'];
@@ -300,6 +302,7 @@ async function showLobby(routeId) {
     }
     if (state.mode === 'bot') body.bot = state.bot;
     if (state.mode !== 'hotseat') body.seat = state.seat;
+    if (startPos.value()) body.position = startPos.value();
     try {
       const res = await fetchJSON('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const r = rules.find((x) => x.id === state.rules);
@@ -324,7 +327,8 @@ async function showLobby(routeId) {
       h('summary', {}, t('lobby.custom')),
       h('p', { class: 'muted' }, t('lobby.custom.hint')),
       h('label', { class: 'file' }, h('span', { class: 'sr-only' }, t('lobby.custom')), fileInput),
-      fileInfo, clearFile)),
+      fileInfo, clearFile),
+    startPos.el),
   h('section', { class: 'card' }, modeField, h('div', { class: 'row' }, levelField, seatField)),
   errorEl,
   start);
@@ -726,6 +730,7 @@ class GameScreen {
     el.watching = h('p', { class: 'watching', hidden: true });
     el.title = h('h1', { class: 'game-title' });
     el.rulesLink = h('a', { class: 'button', id: 'rules-link', href: '#' }, t('game.rules'));
+    el.position = positionLine();
     this.el = el;
     this.show();
   }
@@ -738,6 +743,7 @@ class GameScreen {
         el.players.dark,
         el.boardWrap,
         el.players.light,
+        el.position.el,
         el.notes),
       h('div', { class: 'side' },
         el.status,
@@ -772,6 +778,7 @@ class GameScreen {
       root.dataset.winner = v.winner || '';
     }
     this.renderBoard();
+    el.position.show(v);
     this.renderPlayers();
     this.renderStatus();
     this.renderControls();

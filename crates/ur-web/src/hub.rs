@@ -161,7 +161,7 @@ impl Hub {
 
     fn rebuild(&self, row: &GameRow, events: &[EventRow]) -> Result<Arc<LiveGame>, String> {
         let new = new_game_of(row)?;
-        let (session, seq, status, winner) = self.replayed(&new, events)?;
+        let (session, seq, status, winner) = self.replayed(&new, row.start.as_deref(), events)?;
         let side = |s: &str| s == "bot";
         let meta = Meta {
             id: row.id.clone(),
@@ -170,12 +170,21 @@ impl Hub {
             bots: [side(&row.light), side(&row.dark)],
             bot: row.bot.clone(),
             tokens: [row.token_light.clone(), row.token_dark.clone()],
+            start: row.start.clone(),
         };
         Ok(self.live(meta, session, seq, status, winner))
     }
 
-    pub(crate) fn replayed(&self, new: &NewGame, events: &[EventRow]) -> Result<(Session, u64, String, Option<String>), String> {
+    pub(crate) fn replayed(
+        &self,
+        new: &NewGame,
+        start: Option<&str>,
+        events: &[EventRow],
+    ) -> Result<(Session, u64, String, Option<String>), String> {
         let mut session = self.session(new)?;
+        if let Some(text) = start {
+            session.set_text(text).map_err(|e| format!("start position: {e}"))?;
+        }
         let (mut status, mut winner) = ("playing".to_string(), None);
         let mut seq = 0;
         for ev in events {

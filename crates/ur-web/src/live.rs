@@ -174,6 +174,8 @@ pub struct Meta {
     pub bots: [bool; 2],
     pub bot: Option<String>,
     pub tokens: [Option<String>; 2],
+    /// The position string the game started from, if not the start.
+    pub start: Option<String>,
 }
 
 impl Meta {
@@ -434,7 +436,7 @@ impl LiveGame {
     /// Rebuilds the session from the store (after a failed write).
     async fn reload(self: &Arc<Self>, hub: &Arc<Hub>, st: &mut State) {
         match hub.store.load(&self.meta.id, 0).await {
-            Ok(Some((_, events))) => match hub.replayed(&self.meta.new, &events) {
+            Ok(Some((_, events))) => match hub.replayed(&self.meta.new, self.meta.start.as_deref(), &events) {
                 Ok((session, seq, status, winner)) => {
                     (st.session, st.seq, st.status, st.winner) = (session, seq, status, winner);
                     self.after_change(hub, st);
