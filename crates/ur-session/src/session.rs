@@ -344,6 +344,7 @@ impl Session {
             steps: self.steps.clone(),
             over,
             winner,
+            tags: Vec::new(),
         })
     }
 
