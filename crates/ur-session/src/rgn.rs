@@ -30,7 +30,7 @@ pub const OWN_TAGS: [&str; 7] = ["Rules", "UrRules", "UrOptions", "UrRulesFile",
 
 /// An error with the place in the text it concerns (line and column from 1;
 /// 0 when it concerns no place, as when writing).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RgnError {
     pub line: usize,
     pub column: usize,
@@ -46,6 +46,8 @@ impl fmt::Display for RgnError {
         }
     }
 }
+
+impl std::error::Error for RgnError {}
 
 fn err(line: usize, column: usize, message: impl Into<String>) -> RgnError {
     RgnError { line, column, message: message.into() }

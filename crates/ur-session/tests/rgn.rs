@@ -142,7 +142,7 @@ fn a_peer_game_keeps_its_tags_through_json() {
     let event = texts.iter().find(|t| t.contains("[Event ")).expect("a game with an Event tag");
     let saved = rgn::read_games(event, None).unwrap().remove(0);
     let value = &saved_tags(&saved).iter().find(|(k, _)| k == "Event").unwrap().1;
-    assert!(value.contains('"') && value.contains('\\') && value.contains('\n') && value.contains('\r'), "{value:?}");
+    assert!(value.contains('"') && value.contains('\\') && value.contains('\n'), "{value:?}");
     assert_eq!(&rgn::write_game(&saved, None).unwrap(), event);
 }
 
@@ -155,11 +155,13 @@ fn saved_tags(saved: &SavedGame) -> &Vec<(String, String)> {
 
 #[test]
 fn masters_rolls_of_four_are_raw_zero_and_rgn_values() {
-    let text = "[Rules Masters]\n\n1. 4 -- / C@C4\n2. A@A4 / C4C1 * 4 --";
+    let text = "[Rules Masters]\n\n1. A@A1 * A1B1 / C@C2\n2. 4 --";
     let saved = rgn::read_games(text, None).unwrap().remove(0);
     let SavedGame::Race(r) = &saved else { panic!() };
     assert_eq!(r.actions[0], Action::Roll(0), "a Masters 4 is three blank dice");
-    assert_eq!(r.actions[1], Action::Roll(0));
+    assert_eq!(r.actions[2], Action::Roll(1));
+    assert_eq!(r.actions[4], Action::Roll(3));
+    assert_eq!(r.actions.last(), Some(&Action::Roll(0)), "a 4 waiting for its move");
     assert_eq!(rgn::write_game(&saved, None).unwrap(), text);
 }
 
@@ -176,16 +178,16 @@ fn bad_text_is_refused_with_its_place_and_the_fix() {
     let cases: &[(&str, usize, usize, &str)] = &[
         ("[Rules Finkel\n\n1. A@A4", 1, 1, "end with ]"),
         ("[Rules \"Finkel]\n", 1, 8, "no closing quote"),
-        ("[Event \"a\\qb\"]\n", 1, 0, "unknown escape"),
+        ("[Event \"a\\qb\"]\n", 1, 10, "unknown escape"),
         ("[Rules Finkle]\n\n1. A@A4", 1, 0, "unknown Rules 'Finkle'"),
         ("[Rules Finkel]\n\nA@A4", 3, 1, "turn marker"),
         ("[Rules Finkel]\n\n1. 3 A@A3", 3, 4, "followed by `--`"),
         ("[Rules Finkel]\n\n1. A@A4 / C@C9", 3, 11, "no roll makes 'C@C9'"),
-        ("[Rules Finkel]\n\n1. A@A4 / A@A3", 3, 11, "it is dark's turn"),
+        ("[Rules Finkel]\n\n1. A@A4 C@C4", 3, 9, "it is dark's turn"),
         ("[Rules Finkel]\n\n1. A@A4 *", 3, 4, "rosette (*)"),
         ("[Rules Finkel]\n\n1. A@A4x", 3, 4, "captures nothing"),
         ("[Rules Finkel]\n\n1. A@A4#", 3, 4, "not over"),
-        ("[Rules Finkel]\n\n1. A@A4# / C@C4", 3, 12, "after the end mark"),
+        ("[Rules Finkel]\n\n1. A@A4# / C@C4", 3, 10, "after the end mark"),
         ("[Rules Finkel]\n\n1. 9 --", 3, 4, "no throw moves 9"),
         ("[UrRules nonesuch]\n", 1, 0, "unknown rule set 'nonesuch'"),
         ("[Rules Finkel]\n[Rules Finkel]\n", 2, 0, "given twice"),
@@ -210,7 +212,8 @@ fn parse_games_never_panics_on_mangled_peer_text() {
                 break;
             }
             let i = rng.gen_range(0..text.len());
-            text[i] = b"[]\"\\#*/-.:x 0123456789ABC@+\n"[rng.gen_range(0..29)];
+            let alphabet = b"[]\"\\#*/-.:x 0123456789ABC@+\n";
+            text[i] = alphabet[rng.gen_range(0..alphabet.len())];
         }
         let text = String::from_utf8_lossy(&text);
         if let Ok(games) = rgn::parse_games(&text) {
@@ -302,7 +305,7 @@ proptest! {
     }
 
     #[test]
-    fn race_games_with_options_and_start_positions_go_to_rgn_and_back(seed in any::<u64>(), max in 0usize..300, pieces in 1i64..=7) {
+    fn race_games_with_options_and_start_positions_go_to_rgn_and_back(seed in any::<u64>(), max in 0usize..300, pieces in 1i64..=5) {
         for id in ["finkel", "masters", "v1-named-birds", "regency-bell", "regency-murray", "ludens-planet"] {
             let options = Options::from([("pieces".to_owned(), ur_rules::OptionValue::Int(pieces))]);
             let rules = Rules::builtin_with(id, &options).unwrap();
