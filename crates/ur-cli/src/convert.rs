@@ -52,8 +52,7 @@ impl ConvertCmd {
         let name = self.input.display().to_string();
         let bytes = std::fs::read(&self.input).with_context(|| format!("cannot read {name}"))?;
         let text = String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{name}: not a game record (not UTF-8 text)"))?;
-        let (from, games) = read(&name, &text, self.rules.as_deref())?;
-        let games = pick(&name, games, self.game)?;
+        let (from, games) = read(&name, &text, self.rules.as_deref(), self.game)?;
         let to = self.to.unwrap_or(match from {
             Form::Rgn => Form::Json,
             Form::Json => Form::Rgn,
@@ -70,23 +69,32 @@ impl ConvertCmd {
 }
 
 /// The games of a file, and the form they were in.
-fn read(name: &str, text: &str, rules: Option<&str>) -> Result<(Form, Vec<SavedGame>)> {
+fn read(name: &str, text: &str, rules: Option<&str>, pick_game: Option<usize>) -> Result<(Form, Vec<SavedGame>)> {
     if !text.trim_start().starts_with('{') {
-        let games = rgn::read_games(text, rules).map_err(|e| anyhow::anyhow!("{name}: not a game in RGN: {e}"))?;
+        let games = rgn::parse_games(text).map_err(|e| anyhow::anyhow!("{name}: not RGN: {e}"))?;
         if games.is_empty() {
             bail!("{name}: no game found (an RGN game has [Tag value] lines and moves such as `1. A@A4 / C@C4`)");
         }
-        return Ok((Form::Rgn, games));
+        let count = games.len();
+        let records = pick(name, games.into_iter().enumerate().collect(), pick_game)?
+            .into_iter()
+            .map(|(i, g)| {
+                let which = if count > 1 { format!(" game {}", i + 1) } else { String::new() };
+                rgn::game_to_record(&g, rules).map_err(|e| anyhow::anyhow!("{name}{which}: {e}"))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        return Ok((Form::Rgn, records));
     }
     let games = match records::read_game(name, text) {
         Ok(one) => vec![one],
         Err(whole) => json_lines(name, text).map_err(|_| whole)?,
     };
-    for (i, game) in games.iter().enumerate() {
-        let label = if games.len() > 1 { format!("{name} line {}", i + 1) } else { name.to_owned() };
+    let games = pick(name, games.into_iter().enumerate().collect(), pick_game)?;
+    for (i, game) in &games {
+        let label = if pick_game.is_none() && games.len() > 1 { format!("{name} record {}", i + 1) } else { name.to_owned() };
         records::replay(&label, game)?;
     }
-    Ok((Form::Json, games))
+    Ok((Form::Json, games.into_iter().map(|(_, g)| g).collect()))
 }
 
 /// JSON Lines: one record a line.
@@ -98,8 +106,8 @@ fn json_lines(name: &str, text: &str) -> Result<Vec<SavedGame>> {
         .collect()
 }
 
-/// Game N alone, or every game.
-fn pick(name: &str, mut games: Vec<SavedGame>, game: Option<usize>) -> Result<Vec<SavedGame>> {
+/// Game N alone, or every game (each with its index).
+fn pick<T>(name: &str, mut games: Vec<(usize, T)>, game: Option<usize>) -> Result<Vec<(usize, T)>> {
     match game {
         None => Ok(games),
         Some(n) if (1..=games.len()).contains(&n) => Ok(vec![games.swap_remove(n - 1)]),

@@ -843,9 +843,15 @@ pub fn game_to_record(game: &RgnGame, default: Option<&str>) -> Result<SavedGame
         e
     })?;
     let mut g = start_game(&saved).map_err(|e| err(game.line, 0, format!("the game cannot start: {e}")))?;
+    let assumed = !game.tags.iter().any(|t| t.key == "Rules" || t.key == "UrRules");
     let mut played = Vec::new();
     for item in &game.items {
-        read_item(&mut g, item, numbers, &mut played).map_err(|m| err(item.line, item.column, m))?;
+        read_item(&mut g, item, numbers, &mut played).map_err(|mut m| {
+            if assumed {
+                m.push_str(&format!(" (the game names no rules and was read as {})", default.unwrap_or("Finkel")));
+            }
+            err(item.line, item.column, m)
+        })?;
     }
     if game.finished && !matches!(g.turn(), Turn::Over(_)) {
         let (line, column) = game.items.last().map_or((game.line, 0), |i| (i.line, i.column));
