@@ -59,7 +59,9 @@ impl ConvertCmd {
         });
         let output = write(&games, to)?;
         match &self.out {
-            Some(path) => ur_solve::atomic::write_atomic(path, output.as_bytes()).with_context(|| format!("cannot write {}", path.display())),
+            Some(path) => {
+                ur_solve::atomic::write_atomic(path, output.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
+            }
             None => {
                 print!("{output}");
                 Ok(())

@@ -17,7 +17,9 @@ use std::fmt;
 use serde_json::Value;
 use ur_rules::any_record::ANY_RECORD_VERSION;
 use ur_rules::record::{Tags, RECORD_VERSION};
-use ur_rules::{family_of, Action, AnyAction, AnyGame, AnyRecord, Family, GameRecord, OptionValue, Options, Playable, RuleSetFile, Side, Step, Turn};
+use ur_rules::{
+    family_of, Action, AnyAction, AnyGame, AnyRecord, Family, GameRecord, OptionValue, Options, Playable, RuleSetFile, Side, Step, Turn,
+};
 
 use crate::records::SavedGame;
 
@@ -603,11 +605,15 @@ fn our_record(id: &str, options: Option<Options>, rules_file: Option<String>, ve
 /// metadata to keep.
 fn header_from_tags(tags: &[RgnTag], default: Option<&str>) -> Result<(SavedGame, Numbers), RgnError> {
     let find = |key: &str| tags.iter().find(|t| t.key == key);
-    if let Some(dup) = tags.iter().enumerate().find(|(i, t)| OWN_TAGS.contains(&t.key.as_str()) && tags[..*i].iter().any(|u| u.key == t.key)) {
+    if let Some(dup) =
+        tags.iter().enumerate().find(|(i, t)| OWN_TAGS.contains(&t.key.as_str()) && tags[..*i].iter().any(|u| u.key == t.key))
+    {
         return Err(err(dup.1.line, 0, format!("the tag {} is given twice; keep one", dup.1.key)));
     }
     let mut saved = match (find("Rules"), find("UrRules")) {
-        (Some(a), Some(_)) => return Err(err(a.line, 0, "both Rules and UrRules are given; keep one (Rules for RoyalUr's rule sets, UrRules for ours)")),
+        (Some(a), Some(_)) => {
+            return Err(err(a.line, 0, "both Rules and UrRules are given; keep one (Rules for RoyalUr's rule sets, UrRules for ours)"))
+        }
         (Some(t), None) => match PRESETS.iter().find(|p| p.name.eq_ignore_ascii_case(&t.value)) {
             Some(p) => SavedGame::Race(preset_record(p)),
             None => {
@@ -636,7 +642,9 @@ fn header_from_tags(tags: &[RgnTag], default: Option<&str>) -> Result<(SavedGame
             let file = find("UrRulesFile").map(|f| f.value.clone());
             our_record(&t.value, Some(options), file, version2).map_err(|e| err(t.line, 0, e))?
         }
-        (None, None) => default_record(default.unwrap_or("Finkel")).map_err(|e| err(0, 0, format!("no Rules tag, and the rules given: {e}")))?,
+        (None, None) => {
+            default_record(default.unwrap_or("Finkel")).map_err(|e| err(0, 0, format!("no Rules tag, and the rules given: {e}")))?
+        }
     };
     if let Some(t) = find("UrFirst") {
         let side = Side::parse(&t.value).ok_or_else(|| err(t.line, 0, format!("UrFirst must be light or dark, not '{}'", t.value)))?;
@@ -730,9 +738,7 @@ fn matches(game: &AnyGame, token: &str) -> (Vec<AnyAction>, bool) {
     }
     let named = |t: &str| -> Vec<AnyAction> {
         open.iter()
-            .filter(|a| {
-                primary_token(game, a) == t || matches!(a, AnyAction::Race(Action::Move(m)) if position_token(*m) == t)
-            })
+            .filter(|a| primary_token(game, a) == t || matches!(a, AnyAction::Race(Action::Move(m)) if position_token(*m) == t))
             .cloned()
             .collect()
     };
@@ -912,7 +918,11 @@ fn read_item(g: &mut AnyGame, item: &RgnItem, numbers: Numbers, played: &mut Vec
                     [] => return Err(format!("no roll makes '{text}' a legal move of {side} here")),
                     many => {
                         let rolls: Vec<String> = many.iter().map(|r| number_of(g, *r, numbers).to_string()).collect();
-                        return Err(format!("'{text}' could follow a roll of {}: write the roll before it, as {}:{text}", rolls.join(" or "), rolls[0]));
+                        return Err(format!(
+                            "'{text}' could follow a roll of {}: write the roll before it, as {}:{text}",
+                            rolls.join(" or "),
+                            rolls[0]
+                        ));
                     }
                 };
                 g.roll(raw).map_err(|e| e.to_string())?;
@@ -1046,7 +1056,11 @@ pub fn record_to_game(saved: &SavedGame, default: Option<&str>) -> Result<RgnGam
     if !own_only {
         tags.extend(header.into_iter().map(|(key, value)| RgnTag { key, value, line: 0 }));
     }
-    tags.extend(kept.iter().filter(|(k, _)| !OWN_TAGS.contains(&k.as_str())).map(|(key, value)| RgnTag { key: key.clone(), value: value.clone(), line: 0 }));
+    tags.extend(kept.iter().filter(|(k, _)| !OWN_TAGS.contains(&k.as_str())).map(|(key, value)| RgnTag {
+        key: key.clone(),
+        value: value.clone(),
+        line: 0,
+    }));
     Ok(RgnGame { tags, items, finished: matches!(g.turn(), Turn::Over(_)), line: 0 })
 }
 

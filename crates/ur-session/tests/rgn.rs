@@ -9,7 +9,9 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use ur_rules::{family_rule_sets, spec::BUILTIN, Action, AnyRecorder, Game, GameRecord, Options, Phase, Playable, Rules, SeededDice, Side, Turn};
+use ur_rules::{
+    family_rule_sets, spec::BUILTIN, Action, AnyRecorder, Game, GameRecord, Options, Phase, Playable, Rules, SeededDice, Side, Turn,
+};
 use ur_session::records::{self, SavedGame};
 use ur_session::rgn::{self, RgnError};
 
@@ -79,7 +81,8 @@ fn split_text(text: &str) -> (BTreeSet<String>, String) {
 fn check_summary(stem: &str, index: usize, record: &GameRecord, want: &Summary) {
     let game = record.replay().unwrap_or_else(|e| panic!("{stem} game {index}: {e}"));
     let rules = game.rules().clone();
-    let rolls: Vec<u8> = record.actions.iter().filter_map(|a| if let Action::Roll(r) = a { Some(rules.throw(*r).unwrap().value) } else { None }).collect();
+    let rolls: Vec<u8> =
+        record.actions.iter().filter_map(|a| if let Action::Roll(r) = a { Some(rules.throw(*r).unwrap().value) } else { None }).collect();
     let moves = record.actions.iter().filter(|a| matches!(a, Action::Move(_))).count();
     let at = format!("{stem} game {index}");
     assert_eq!(game.winner(), want.winner, "{at}: winner");
