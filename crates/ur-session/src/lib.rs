@@ -12,6 +12,7 @@ pub mod duel;
 pub mod options;
 pub mod records;
 pub mod reference;
+pub mod rgn;
 pub mod regret;
 pub mod review_doc;
 pub mod review_text;

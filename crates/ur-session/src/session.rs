@@ -424,6 +424,7 @@ impl Session {
             steps: self.steps.clone(),
             over,
             winner,
+            tags: Vec::new(),
         })
     }
 
