@@ -135,7 +135,7 @@ pub fn review_any(
         }
         let kind = match step {
             AnyStep::Roll(raw) => {
-                let (kind, choices) = judge_roll(judge, &mut game, *raw, side, index).map_err(|e| wrap(index, step, e))?;
+                let (kind, choices) = judge_roll(judge, &mut game, *raw, index).map_err(|e| wrap(index, step, e))?;
                 after_roll = choices;
                 Some(kind)
             }
@@ -172,36 +172,17 @@ fn wrap(index: usize, step: &AnyStep, error: PlayError) -> ReviewAnyError {
     ReviewAnyError::Illegal { index, step, error: Box::new(error) }
 }
 
-/// Rolls `raw` in `game` and judges its luck for `side`. When a real
+/// Rolls `raw` in `game` and judges its luck for the roller. When a real
 /// decision follows, its choices are played out here on the roll's dice
-/// and returned for that decision; the value after the roll is then the
-/// choice the playout policy would make.
-fn judge_roll(
-    judge: &RolloutJudge,
-    game: &mut AnyGame,
-    raw: u8,
-    side: Side,
-    index: usize,
-) -> Result<(AnyNoteKind, Option<ChoiceTrials>), PlayError> {
-    let key = index as u64;
-    let mut rolled = game.clone();
-    rolled.roll(raw)?;
-    let before = judge.before_roll(game, side, key);
-    *game = rolled;
-    let (after, choices) = match game.turn() {
-        Turn::Decide(decider) if game.actions().len() >= 2 => {
-            let trials = judge.choices_after_roll(game, key);
-            let pick = judge.policy_pick(game, key);
-            let mut results = trials.results[pick].clone();
-            if decider != side {
-                results.iter_mut().for_each(|x| *x = 1.0 - *x);
-            }
-            (results, Some(trials))
-        }
-        _ => (judge.after_roll(game, side, key), None),
-    };
-    let luck = Estimate::paired(&after, &before);
-    Ok((AnyNoteKind::Roll { raw, before: Estimate::of(&before), after: Estimate::of(&after), luck }, choices))
+/// and returned for that decision; each trial's value after the roll is
+/// then that of the choice its playout policy makes, as the same trial
+/// before the roll makes it ([`RolloutJudge::roll`]).
+fn judge_roll(judge: &RolloutJudge, game: &mut AnyGame, raw: u8, index: usize) -> Result<(AnyNoteKind, Option<ChoiceTrials>), PlayError> {
+    let trials = judge.roll(game, raw, index as u64)?;
+    game.roll(raw)?;
+    let (before, after) = (&trials.before, &trials.after);
+    let luck = Estimate::paired(after, before);
+    Ok((AnyNoteKind::Roll { raw, before: Estimate::of(before), after: Estimate::of(after), luck }, trials.choices))
 }
 
 /// The note of a decision about to be played: none when fewer than two

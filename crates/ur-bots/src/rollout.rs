@@ -25,7 +25,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use serde::Serialize;
-use ur_rules::{sample_outcome, Action, AnyAction, AnyGame, Choice, Game, Phase, Playable, Side, Turn};
+use ur_rules::{sample_outcome, Action, AnyAction, AnyGame, Choice, Game, Phase, PlayError, Playable, Side, Turn};
 
 use crate::expectimax::{Context, GameSearch, Search};
 use crate::generic::{after, first_best, worth, GenericSearch};
@@ -204,6 +204,17 @@ impl ChoiceTrials {
     }
 }
 
+/// A judged roll's playouts ([`RolloutJudge::roll`]).
+#[derive(Clone, Debug)]
+pub struct RollTrials {
+    /// The roller's result of each trial from before the roll.
+    pub before: Vec<f64>,
+    /// The roller's result of each trial from after it, on the same later dice.
+    pub after: Vec<f64>,
+    /// The choices of the real decision that follows the roll, if one does.
+    pub choices: Option<ChoiceTrials>,
+}
+
 /// The rollout judge for one game's rules.
 pub struct RolloutJudge {
     config: RolloutConfig,
@@ -260,56 +271,68 @@ impl RolloutJudge {
     /// # Panics
     /// When the game does not wait for a decision.
     pub fn choices(&self, game: &AnyGame, key: u64) -> ChoiceTrials {
-        self.choices_from(game, key, Start::Plain)
-    }
-
-    /// As [`RolloutJudge::choices`] for a decision right after a roll judged
-    /// with [`RolloutJudge::before_roll`] under the same `key`: the
-    /// playouts go on with the dice that followed that roll.
-    ///
-    /// # Panics
-    /// As [`RolloutJudge::choices`].
-    pub fn choices_after_roll(&self, game: &AnyGame, key: u64) -> ChoiceTrials {
-        self.choices_from(game, key, Start::AfterRoll)
-    }
-
-    fn choices_from(&self, game: &AnyGame, key: u64, start: Start) -> ChoiceTrials {
-        let Turn::Decide(me) = game.turn() else { panic!("a rollout of choices needs a decision, not {:?}", game.turn()) };
         let root = game.without_history();
+        let n = u64::from(self.config.trials);
+        let starts: Vec<_> = (0..n).map(|i| generators(self.stream(key, i), Start::Plain)).collect();
+        self.choices_from(&root, &starts)
+    }
+
+    /// The roller's results of playouts before and after rolling `raw` in
+    /// `game`, trial by trial on the same dice after the roll and with the
+    /// same policy's choices, so that a trial before the roll that throws
+    /// `raw` is the same playout as that trial after it: the luck
+    /// `after - before` then averages zero over the dice (up to the
+    /// sampling), position by position. When a real decision follows the
+    /// roll, its choices are played out here too, and each trial after the
+    /// roll takes the choice its own policy makes there.
+    ///
+    /// # Errors
+    /// The game refuses the roll.
+    pub fn roll(&self, game: &AnyGame, raw: u8, key: u64) -> Result<RollTrials, PlayError> {
+        let mut rolled = game.without_history();
+        rolled.roll(raw)?;
+        let Turn::Roll(side) = game.turn() else { unreachable!("the game took a roll") };
+        let before = self.position(game, side, key, Start::BeforeRoll);
+        let (after, choices) = match rolled.turn() {
+            Turn::Decide(decider) if rolled.actions().len() >= 2 => {
+                let trials = u64::from(self.config.trials);
+                let picked: Vec<(usize, Generators)> =
+                    (0..trials).into_par_iter().map(|i| self.pick(&rolled, generators(self.stream(key, i), Start::AfterRoll))).collect();
+                let starts: Vec<Generators> = picked.iter().map(|p| p.1.clone()).collect();
+                let choices = self.choices_from(&rolled, &starts);
+                let flip = |x: f64| if decider == side { x } else { 1.0 - x };
+                let after = picked.iter().enumerate().map(|(i, &(c, _))| flip(choices.results[c][i])).collect();
+                (after, Some(choices))
+            }
+            _ => (self.position(&rolled, side, key, Start::AfterRoll), None),
+        };
+        Ok(RollTrials { before, after, choices })
+    }
+
+    /// The choices of `root`, trial `i` of each starting with the generators `starts[i]`.
+    fn choices_from(&self, root: &AnyGame, starts: &[Generators]) -> ChoiceTrials {
+        let Turn::Decide(me) = root.turn() else { panic!("a rollout of choices needs a decision, not {:?}", root.turn()) };
         let actions = root.actions();
-        let children: Vec<AnyGame> = actions.iter().map(|a| after(&root, a)).collect();
-        let (n, k) = (self.config.trials as usize, children.len());
+        let children: Vec<AnyGame> = actions.iter().map(|a| after(root, a)).collect();
+        let (n, k) = (starts.len(), children.len());
         let flat: Vec<f64> = (0..n * k)
             .into_par_iter()
             .map(|j| {
                 let (trial, c) = (j / k, j % k);
-                self.playout(&children[c], me, self.stream(key, trial as u64), start)
+                self.playout(&children[c], me, starts[trial].clone(), 0)
             })
             .collect();
         let results = (0..k).map(|c| (0..n).map(|i| flat[i * k + c]).collect()).collect();
         ChoiceTrials { actions, results }
     }
 
-    /// The index among the open actions of the choice the playout policy
-    /// makes at this decision (ties drawn with the `key`'s generator).
-    pub fn policy_pick(&self, game: &AnyGame, key: u64) -> usize {
+    /// The choice a trial's policy makes at the decision right after the
+    /// judged roll, and the trial's generators after making it.
+    fn pick(&self, game: &AnyGame, (dice, mut rng): Generators) -> (usize, Generators) {
+        // As in a playout, the head plays the decisions up to its first roll.
         let policy = if self.config.head_turns > 0 { self.config.head } else { self.config.tail };
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix(self.stream(key, 0) ^ POLICY_SALT));
         let action = self.decide(game, policy, &mut rng);
-        game.actions().iter().position(|a| *a == action).unwrap_or(0)
-    }
-
-    /// `side`'s results of `trials` playouts from a game about to roll;
-    /// the roll is part of the turn being judged, not a turn of the playout.
-    pub fn before_roll(&self, game: &AnyGame, side: Side, key: u64) -> Vec<f64> {
-        self.position(game, side, key, Start::BeforeRoll)
-    }
-
-    /// `side`'s results of playouts from the game just after the roll
-    /// judged by [`RolloutJudge::before_roll`] with this `key`, on the dice
-    /// that followed it there.
-    pub fn after_roll(&self, game: &AnyGame, side: Side, key: u64) -> Vec<f64> {
-        self.position(game, side, key, Start::AfterRoll)
+        (game.actions().iter().position(|a| *a == action).unwrap_or(0), (dice, rng))
     }
 
     /// `side`'s win probability in the game as it stands.
@@ -319,7 +342,12 @@ impl RolloutJudge {
 
     fn position(&self, game: &AnyGame, side: Side, key: u64, start: Start) -> Vec<f64> {
         let root = game.without_history();
-        (0..u64::from(self.config.trials)).into_par_iter().map(|i| self.playout(&root, side, self.stream(key, i), start)).collect()
+        // The roll being judged starts no turn of the playout.
+        let turns = if start == Start::BeforeRoll { -1 } else { 0 };
+        (0..u64::from(self.config.trials))
+            .into_par_iter()
+            .map(|i| self.playout(&root, side, generators(self.stream(key, i), start), turns))
+            .collect()
     }
 
     /// The seed of a trial's dice: the judge's seed, the position's key and
@@ -328,16 +356,10 @@ impl RolloutJudge {
         mix(mix(mix(self.config.seed) ^ key) ^ trial)
     }
 
-    /// One playout to the end (or truncation); `me`'s result.
-    fn playout(&self, from: &AnyGame, me: Side, stream: u64, start: Start) -> f64 {
-        let mut dice = Xoshiro256PlusPlus::seed_from_u64(stream);
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix(stream ^ POLICY_SALT));
-        if start == Start::AfterRoll {
-            let _: f64 = dice.gen();
-        }
+    /// One playout to the end (or truncation) with a trial's generators,
+    /// `turns` rolls counted already; `me`'s result.
+    fn playout(&self, from: &AnyGame, me: Side, (mut dice, mut rng): Generators, mut turns: i64) -> f64 {
         let mut g = from.clone();
-        // The roll being judged starts no turn of the playout.
-        let mut turns: i64 = if start == Start::BeforeRoll { -1 } else { 0 };
         for _ in 0..PLAYOUT_STEP_CAP {
             match g.turn() {
                 Turn::Over(_) => return worth(&g, me),
@@ -498,6 +520,19 @@ enum Start {
 
 /// Salt for a trial's policy generator, apart from its dice.
 const POLICY_SALT: u64 = 0x706f_6c69_6379;
+
+/// A trial's dice and its policy's generator (ties, random choices).
+type Generators = (Xoshiro256PlusPlus, Xoshiro256PlusPlus);
+
+/// A trial's generators from its stream at `start`: just after the judged
+/// roll, that roll's draw is skipped.
+fn generators(stream: u64, start: Start) -> Generators {
+    let mut dice = Xoshiro256PlusPlus::seed_from_u64(stream);
+    if start == Start::AfterRoll {
+        let _: f64 = dice.gen();
+    }
+    (dice, Xoshiro256PlusPlus::seed_from_u64(mix(stream ^ POLICY_SALT)))
+}
 
 /// The SplitMix64 finaliser: a well-spread 64-bit mix.
 fn mix(x: u64) -> u64 {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use ur_bots::review::{review, Judge, NoteKind, Verdict, BLUNDER, INACCURACY, MISTAKE};
 use ur_bots::review_any::{review_any, AnyNoteKind, AnyReview, AnyStep};
-use ur_bots::rollout::{RolloutConfig, RolloutJudge};
+use ur_bots::rollout::{Estimate, RolloutConfig, RolloutJudge};
 use ur_bots::{make_bot, play_race, Oracle};
 use ur_rules::{Action, AnyAction, AnyGame, Game, GameRecord, OptionValue, Options, Playable, Rules, Side, Turn};
 
@@ -244,5 +244,99 @@ fn measure_head_policies_against_the_table() {
         let t0 = std::time::Instant::now();
         let tally = against_the_table(&config);
         eprintln!("head {} for {turns} rolls: {:.1} s, {tally:?}", head.name(), t0.elapsed().as_secs_f64());
+    }
+}
+
+/// Every `every`-th position about to roll in a bot game of `id`, with its step index.
+fn roll_positions(id: &str, seed: u64, every: usize) -> Vec<(AnyGame, usize)> {
+    let (start, steps, _) = bot_game(id, "level2", "level2", seed, 100_000);
+    let mut game = start;
+    let mut out = Vec::new();
+    for (k, step) in steps.iter().enumerate() {
+        match step {
+            AnyStep::Roll(raw) => {
+                if k % every == 0 {
+                    out.push((game.clone(), k));
+                }
+                game.roll(*raw).unwrap();
+            }
+            AnyStep::Act(a) => game.apply(a).unwrap(),
+        }
+    }
+    out
+}
+
+const FAMILIES: [&str; 4] = ["ludens-akalandung", "bens-ur", "guard-d6", "ravensburg-1977"];
+
+#[test]
+fn luck_averages_zero_over_the_dice_position_by_position() {
+    // Each roll's luck, weighted by the roll's probability, sums to about
+    // zero at every position: the value before a roll is the mean of the
+    // values after each roll. The margin, twice the widest luck interval,
+    // is about five standard errors of that sum.
+    for id in FAMILIES {
+        let start = AnyGame::new(id, &Options::new(), Side::Light).unwrap();
+        let judge = RolloutJudge::new(&start, RolloutConfig::with(96, 2));
+        for (game, _) in roll_positions(id, 11, 9) {
+            let (mut expected, mut widest) = (0.0, 0.0f64);
+            for (raw, p) in game.outcomes() {
+                let rev = review_any(&game, &[AnyStep::Roll(raw)], &judge, |_| {}).unwrap();
+                let AnyNoteKind::Roll { luck, .. } = &rev.notes[0].kind else { panic!("{id}: a roll's note is a roll's") };
+                expected += p * luck.mean;
+                widest = widest.max(luck.half);
+            }
+            assert!(
+                expected.abs() <= 2.0 * widest + 1e-9,
+                "{id}: luck averages {expected:+.4} over the dice, widest interval ±{widest:.4}\n{}",
+                game.board_text()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_trial_before_a_roll_is_that_trial_after_the_roll_it_throws() {
+    // Trial by trial, the playout from before a roll throws some outcome
+    // and then goes on exactly as the same trial after that outcome: the
+    // same later dice and the same choices of the policy.
+    for id in FAMILIES {
+        let start = AnyGame::new(id, &Options::new(), Side::Light).unwrap();
+        let judge = RolloutJudge::new(&start, RolloutConfig::with(24, 3));
+        for (game, key) in roll_positions(id, 12, 13) {
+            let rolls: Vec<_> = game.outcomes().into_iter().map(|(raw, _)| judge.roll(&game, raw, key as u64).unwrap()).collect();
+            let before = &rolls[0].before;
+            for (i, b) in before.iter().enumerate() {
+                assert!(rolls.iter().all(|r| r.before[i] == *b), "{id}: the value before a roll does not depend on the roll");
+                let afters: Vec<f64> = rolls.iter().map(|r| r.after[i]).collect();
+                assert!(afters.iter().any(|a| (a - b).abs() < 1e-12), "{id} step {key} trial {i}: before {b}, after each roll {afters:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn each_side_s_luck_averages_zero_over_games() {
+    // Over several games, each side's mean luck per roll lies within four
+    // standard errors of zero (the spread is that of the rolls' luck).
+    for id in ["ludens-akalandung", "bens-ur", "guard-d6"] {
+        let mut luck = [Vec::new(), Vec::new()];
+        let mut seed = 0;
+        while luck.iter().any(|l| l.len() < 400) {
+            seed += 1;
+            let (start, steps, _) = bot_game(id, "greedy", "greedy", 40 + seed, 100_000);
+            let judge = RolloutJudge::new(&start, RolloutConfig::with(8, seed));
+            let rev = review_any(&start, &steps, &judge, |_| {}).unwrap();
+            for note in &rev.notes {
+                if let AnyNoteKind::Roll { luck: l, .. } = &note.kind {
+                    luck[note.side.index()].push(l.mean);
+                }
+            }
+        }
+        eprintln!("{id}: {} games", seed);
+        for side in &luck {
+            let e = Estimate::of(side);
+            let se = e.half / 1.96;
+            assert!(e.mean.abs() <= 4.0 * se, "{id}: mean luck per roll {:+.5} ± {se:.5} over {} rolls", e.mean, side.len());
+        }
     }
 }
