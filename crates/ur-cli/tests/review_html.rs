@@ -98,7 +98,9 @@ fn family_game(dir: &Path, rules: &str) -> String {
 
 /// The rollout review's JSON and html of `g` agree number for number.
 fn rollout_formats_agree(g: &str, extra: &[&str]) {
-    let args = |format: &'static str| -> Vec<&str> { [&["review", g, "--format", format, "--quiet", "--trials", "12", "--seed", "4"][..], extra].concat() };
+    let args = |format: &'static str| -> Vec<&str> {
+        [&["review", g, "--format", format, "--quiet", "--trials", "12", "--seed", "4"][..], extra].concat()
+    };
     let r = json(&args("json"));
     assert!(r["judge"].as_str().unwrap().starts_with("rollout:12"), "{}", r["judge"]);
     assert_eq!(r["exact"], false);

@@ -67,9 +67,17 @@ fn the_rollout_review_fills_the_review_document_with_its_intervals() {
                 (AnyNoteKind::Roll { raw, luck, .. }, StepKind::Roll { raw: r, luck: l, interval, .. }) => {
                     assert_eq!((raw, luck.mean, Some(luck.half)), (r, *l, *interval), "{id} step {}", n.step);
                 }
-                (AnyNoteKind::Decision { loss, verdict, sure, played_value, .. }, StepKind::Decision { loss: l, verdict: v, sure: s, loss_interval, played_value: p, interval, .. }) => {
+                (
+                    AnyNoteKind::Decision { loss, verdict, sure, played_value, .. },
+                    StepKind::Decision { loss: l, verdict: v, sure: s, loss_interval, played_value: p, interval, .. },
+                ) => {
                     decisions += 1;
-                    assert_eq!((loss.mean.max(0.0), verdict, Some(*sure), Some(loss.half)), (*l, v, *s, *loss_interval), "{id} step {}", n.step);
+                    assert_eq!(
+                        (loss.mean.max(0.0), verdict, Some(*sure), Some(loss.half)),
+                        (*l, v, *s, *loss_interval),
+                        "{id} step {}",
+                        n.step
+                    );
                     assert_eq!(played_value.mean, *p);
                     assert!(interval.unwrap() >= played_value.half);
                 }
@@ -82,7 +90,11 @@ fn the_rollout_review_fills_the_review_document_with_its_intervals() {
             assert_eq!(doc.totals[k].blunders, rev.sides[k].blunders, "{id}");
             assert!((doc.totals[k].luck - rev.sides[k].luck).abs() < 1e-12, "{id}");
         }
-        let bad = rev.notes.iter().filter(|n| matches!(n.kind, AnyNoteKind::Decision { verdict, .. } if verdict >= ur_bots::review::Verdict::Inaccuracy)).count();
+        let bad = rev
+            .notes
+            .iter()
+            .filter(|n| matches!(n.kind, AnyNoteKind::Decision { verdict, .. } if verdict >= ur_bots::review::Verdict::Inaccuracy))
+            .count();
         assert_eq!(doc.errors.len(), bad, "{id}");
     }
 }

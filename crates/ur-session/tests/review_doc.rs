@@ -136,11 +136,15 @@ fn another_judge_fills_the_same_document_with_intervals() {
             let best = *game.legal_moves().iter().find(|m| ur_rules::Action::Move(**m) != a).unwrap();
             let best = AnyAction::Race(ur_rules::Action::Move(best));
             let (loss, loss_interval, sure) = (None, Some(0.01), Some(true));
-            judged.insert(i, Judged::Decision { played_value: 0.4, best, best_value: 0.5, choices: 2, interval: Some(0.02), loss, loss_interval, sure });
+            judged.insert(
+                i,
+                Judged::Decision { played_value: 0.4, best, best_value: 0.5, choices: 2, interval: Some(0.02), loss, loss_interval, sure },
+            );
         }
         game.apply(a).unwrap();
     }
-    let judge = DocJudge { name: "rollout:1000".into(), exact: false, table: None, interval: Some(0.02), confidence: Some(0.95), sureness: None };
+    let judge =
+        DocJudge { name: "rollout:1000".into(), exact: false, table: None, interval: Some(0.02), confidence: Some(0.95), sureness: None };
     let doc = build(&SavedGame::Race(record.clone()), judge, &judged).unwrap();
     let decisions = judged.values().filter(|j| matches!(j, Judged::Decision { .. })).count();
     assert_eq!(doc.errors.len(), decisions, "every 10 pp loss is a blunder");
