@@ -5,7 +5,7 @@
 //!
 //! Race games are judged by the server's table or a search; the other
 //! families by the rollout judge, with as many playouts per choice as keep
-//! a review to about 15 s ([`rollout_trials`]).
+//! a review to 10 to 15 s ([`rollout_trials`]).
 //!
 //! A review judges every step, so it runs on a blocking thread, two at a
 //! time at most, and takes records of bounded size and length.
@@ -29,9 +29,11 @@ use crate::hub::Hub;
 pub const MAX_RECORD: usize = 512 * 1024;
 /// The most steps a reviewed record may hold: far beyond a real game.
 pub const MAX_STEPS: usize = 5_000;
-/// Playouts (trials times steps) a rollout review may spend: about 15 s of
+/// Playouts (trials times steps) a rollout review may spend: 10 to 15 s of
 /// an optimised build on the loaded 2-core machine, where a step costs
-/// 0.1 to 0.2 ms per trial (BENCHMARKS.md, "Rollout review").
+/// 0.1 to 0.2 ms per trial (BENCHMARKS.md, "Rollout review"). Measured at
+/// load 7: a Ben's game of 629 steps (101 trials) 10.5 s, a tower game of
+/// 158 steps (256 trials) 5.9 s.
 pub const TRIAL_STEPS: usize = 64_000;
 /// The fewest playouts per choice, however long the game: below it the
 /// intervals grow too wide to tell a mistake from a good move.

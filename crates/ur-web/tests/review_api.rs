@@ -74,10 +74,12 @@ fn bot_game(id: &str, seed: u64) -> String {
     for _ in 0..5000 {
         match s.game().turn() {
             ur_rules::Turn::Over(_) => break,
-            ur_rules::Turn::Roll(_) => drop(s.roll_dice().unwrap()),
+            ur_rules::Turn::Roll(_) => {
+                s.roll_dice().unwrap();
+            }
             ur_rules::Turn::Decide(_) => {
                 let best = s.bestmove("greedy", seed).unwrap();
-                drop(s.act(&best.action).unwrap());
+                s.act(&best.action).unwrap();
             }
         }
     }
