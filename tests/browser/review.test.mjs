@@ -201,3 +201,54 @@ test('the app reviews a finished game against a bot, and an uploaded record', { 
   const res = await fetch(`${server.url}/api/games/${'0'.repeat(32)}/review`);
   assert.equal(res.status, 404);
 });
+
+test('a tower game judged by rollouts: the judge named with how sure it is, and every value with its ±', { timeout: 180000 }, async () => {
+  const dir = tmpDir();
+  const game = path.join(dir, 'tower.json');
+  ur(['play', '--quiet', '--rules', 'guard-d6', '--save', game, '--light', 'greedy', '--dark', 'random', '--seed', '3']);
+  const html = path.join(dir, 'tower.html');
+  const judge = ['--trials', '16', '--seed', '2', '--quiet'];
+  ur(['review', game, '--format', 'html', '-o', html, ...judge]);
+  const json = JSON.parse(ur(['review', game, '--json', ...judge]));
+  const context = await browser.newContext({ viewport: { width: 1200, height: 1400 }, locale: 'fr-FR', colorScheme: 'dark' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push('page error: ' + e.message));
+  await page.goto(pathToFileURL(html).href);
+  await page.waitForSelector('#review-chart polyline.win-line');
+
+  // The judge in words (French here) and how sure it is, as --json says.
+  assert.equal(await page.getAttribute('.review-judge', 'data-judge'), json.judge);
+  assert.match(await page.textContent('.review-judge'), /16 parties jouées depuis chaque choix.*95 %/);
+  const sure = page.locator('.review-sure');
+  assert.equal(await sure.getAttribute('data-sure'), String(json.sureness.sure_verdicts));
+  assert.equal(await sure.getAttribute('data-verdicts'), String(json.sureness.verdicts));
+  assert.match(await sure.textContent(), /Degré de certitude : pertes à ±\d+,\d pp près/);
+
+  // Each error on its board, its loss shown with the loss's ± as --json has them.
+  const notes = new Map(json.notes.map((n) => [n.step, n]));
+  const bad = json.notes.filter((n) => ['inaccuracy', 'mistake', 'blunder'].includes(n.verdict));
+  const cards = page.locator('.review-error');
+  assert.equal(await cards.count(), bad.length);
+  assert.ok(bad.length > 0, 'a random player errs');
+  assert.ok(await cards.first().locator('svg.board').count() === 1, 'the tower board is drawn');
+  const index = await page.evaluate(() => window.urReview.doc.steps.map((s) => s.index));
+  const losses = await page.$$eval('.review-error', (els) => els.map((e) => ({ step: Number(e.dataset.step), text: e.querySelector('.loss').textContent })));
+  for (const { step, text } of losses) {
+    const note = notes.get(index[step]);
+    const m = /([\d,]+) pp ±([\d,]+)/.exec(text);
+    assert.ok(m, `a loss with its interval: '${text}'`);
+    const num = (x) => Number(x.replace(',', '.'));
+    assert.ok(Math.abs(num(m[1]) - 100 * note.loss.mean) <= 0.005 + 1e-9, `${text} vs ${note.loss.mean}`);
+    assert.ok(Math.abs(num(m[2]) - 100 * note.loss.half) <= 0.005 + 1e-9, `${text} vs ±${note.loss.half}`);
+  }
+  // Every roll's luck with its ±, every judged decision's loss too.
+  const rolls = json.notes.filter((n) => n.kind === 'roll').length;
+  assert.equal(await page.locator('.review-steps tr.roll td.luck[data-interval]:not([data-interval=""])').count(), rolls);
+  assert.match(await page.locator('.review-steps tr.roll td.luck').first().textContent(), /±\d/);
+  const decisions = json.notes.filter((n) => n.kind === 'decision').length;
+  assert.equal(await page.locator('.review-steps tr.decision td.loss[data-interval]:not([data-interval=""])').count(), decisions);
+  await page.screenshot({ path: path.join(artefacts, 'review-tower.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

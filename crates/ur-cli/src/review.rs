@@ -1,18 +1,23 @@
 //! `ur review`: every decision of a recorded game judged against the best
-//! choice, and the luck of every roll (docs/review.md).
+//! choice, and the luck of every roll (docs/review.md). Race games are
+//! judged by a table or a search; every family (and a race on request) by
+//! the rollout judge, whose values carry 95 % intervals.
 
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use ur_bots::review::{Judge, Review};
+use ur_bots::review::{Judge, Review, SideSummary};
+use ur_bots::review_any::{AnyNote, AnyReview, Sureness};
+use ur_bots::rollout::{RolloutConfig, DEFAULT_TRIALS};
 use ur_rules::report::race_rules;
+use ur_rules::Side;
 use ur_session::records::SavedGame;
-use ur_session::review_doc::from_race_review;
-use ur_session::review_text::text_report;
+use ur_session::review_doc::{from_any_review, from_race_review};
+use ur_session::review_text::{any_text_report, text_report};
 use ur_session::tables::{LoadedTable, TableSource};
-use ur_session::Session;
+use ur_session::{NoTables, Session};
 
 use crate::arena::{progress_bar, MeasureArgs};
 use crate::table_store;
@@ -29,6 +34,18 @@ pub struct ReviewCmd {
     /// evaluation, even when a table is stored (without a table: 3).
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=6))]
     depth: Option<u32>,
+    /// Who judges: `table` (exact), `search`, or `rollout` (many playouts
+    /// from each choice, with 95 % intervals). Race games: the table if
+    /// there is one, else the search; the other families: rollout, the
+    /// only judge they have.
+    #[arg(long, value_enum)]
+    judge: Option<JudgeKind>,
+    /// The rollout judge's playouts per choice (more: narrower intervals, longer review).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    trials: Option<u32>,
+    /// The seed of the rollout judge's dice: the same seed, the same review.
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
     /// List every decision and roll, not only the inaccuracies and worse.
     #[arg(long)]
     all: bool,
@@ -54,6 +71,13 @@ enum Format {
     Html,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum JudgeKind {
+    Table,
+    Search,
+    Rollout,
+}
+
 #[derive(Serialize)]
 struct Report<'a> {
     rules: String,
@@ -66,22 +90,125 @@ struct Report<'a> {
     review: &'a Review,
 }
 
+/// The JSON report of a rollout review: the race report's top fields, then
+/// the review with every value's 95 % interval (`mean`, `half`).
+#[derive(Serialize)]
+struct AnyReport<'a> {
+    rules: &'a str,
+    options: &'a ur_rules::Options,
+    /// `rollout:N` and what it does beyond the default.
+    judge: &'a str,
+    exact: bool,
+    table: Option<String>,
+    seed: u64,
+    sureness: &'a Sureness,
+    winner: Option<Side>,
+    over: bool,
+    sides: &'a [SideSummary; 2],
+    notes: &'a [AnyNote],
+}
+
 impl ReviewCmd {
     pub fn run(self) -> Result<()> {
         let format = self.format()?;
         if let Some(path) = &self.output {
             crate::files::check_output(path, "-o")?;
         }
+        let saved = self.read_record()?;
+        let rollout = self.by_rollout(&saved)?;
         self.out.install_weights()?;
-        let tables = self.tables()?;
-        let session = Session::resume(&self.read_record()?, &tables)?;
-        let rules = race_rules(session.game()).ok_or_else(|| anyhow!("`ur review` judges race rule sets only"))?.clone();
-        crate::table_store::warn_passed_over(&tables, &rules);
-        if let (Some(_), Some(Err(why))) = (&self.table, session.table()) {
-            bail!("{why}");
+        if rollout {
+            self.run_rollout(&saved, format)
+        } else {
+            self.run_race(saved, format)
         }
+    }
+
+    /// Whether the rollout judge reviews this game; flags that do not fit its judge are refused.
+    fn by_rollout(&self, saved: &SavedGame) -> Result<bool> {
+        let race_flags = match (&self.table, self.depth) {
+            (Some(_), _) => Some("--table"),
+            (None, Some(_)) => Some("--depth"),
+            (None, None) => None,
+        };
+        let rollout_flag = match (self.trials, self.seed) {
+            (Some(_), _) => Some("--trials"),
+            (None, Some(_)) => Some("--seed"),
+            (None, None) => None,
+        };
+        let rollout = match (saved, self.judge) {
+            (SavedGame::Family(any), Some(j @ (JudgeKind::Table | JudgeKind::Search))) => {
+                let name = j.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
+                bail!(
+                    "{} is a game of '{}', beyond the race: no {name} judges it; drop --judge {name} (the rollout judge reviews it)",
+                    self.file.display(),
+                    any.rules
+                )
+            }
+            (SavedGame::Family(_), _) | (_, Some(JudgeKind::Rollout)) => true,
+            (SavedGame::Race(_), _) => false,
+        };
+        match (rollout, race_flags, rollout_flag) {
+            (true, Some(flag), _) => bail!(
+                "{flag} chooses a race judge (a table or a search), but the rollout judge reviews this game: drop {flag}, or give --judge table or --judge search on a race game"
+            ),
+            (false, _, Some(flag)) => bail!(
+                "{flag} sets the rollout judge, but this race game is judged by a table or a search: add --judge rollout to judge it by rollouts"
+            ),
+            _ => {}
+        }
+        if rollout && self.boards && !matches!(self.format, Some(Format::Html)) {
+            bail!("--boards draws race boards in the text report; for the boards of any family ask for the html report (--format html)");
+        }
+        if self.judge == Some(JudgeKind::Table) && self.depth.is_some() {
+            bail!("--judge table and --depth D ask for two judges: a depth is the search's (--judge search --depth D)");
+        }
+        if self.judge == Some(JudgeKind::Search) && self.table.is_some() {
+            bail!("--judge search and --table ask for two judges: drop one of them");
+        }
+        Ok(rollout)
+    }
+
+    /// A game judged by rollouts, any family.
+    fn run_rollout(&self, saved: &SavedGame, format: Format) -> Result<()> {
+        let session = Session::resume(saved, &NoTables)?;
+        let config = RolloutConfig::with(self.trials.unwrap_or(DEFAULT_TRIALS), self.seed.unwrap_or(0));
+        let bar = progress_bar(session.record_len() as u64, self.out.quiet, "steps");
+        let rev = session.review_any(&config, |done| bar.set_position(done as u64))?;
+        bar.finish_and_clear();
+        let (start, _) = session.steps()?;
+        let report = match format {
+            Format::Text => any_text_report(&start, &rev, self.all),
+            Format::Json => serde_json::to_string_pretty(&any_report(&rev, session.options()))? + "\n",
+            Format::Html => {
+                let doc = from_any_review(saved, &rev)?;
+                ur_web::review_page::review_html(&doc, Some(&any_text_report(&start, &rev, false)))
+            }
+        };
+        self.write(&report)
+    }
+
+    /// A race game judged by a table or a search.
+    fn run_race(&self, saved: SavedGame, format: Format) -> Result<()> {
+        let tables = self.tables()?;
+        let session = Session::resume(&saved, &tables)?;
+        let rules = race_rules(session.game()).ok_or_else(|| anyhow!("a table or a search judges race rule sets only"))?.clone();
+        crate::table_store::warn_passed_over(&tables, &rules);
+        match (session.table(), self.judge) {
+            (Some(Err(why)), _) if self.table.is_some() || self.judge == Some(JudgeKind::Table) => bail!("{why}"),
+            (None | Some(Err(_)), Some(JudgeKind::Table)) => bail!(
+                "no table is stored for the rules of {} ({}): give one with --table FILE, make one with `ur solve`, or drop --judge table",
+                self.file.display(),
+                rules.id()
+            ),
+            _ => {}
+        }
+        let depth = match self.judge {
+            Some(JudgeKind::Search) => Some(self.depth.unwrap_or(ur_session::DEFAULT_DEPTH)),
+            _ => self.depth,
+        };
         let bar = progress_bar(session.record_len() as u64, self.out.quiet, "actions");
-        let (rev, judge) = session.review_with(self.depth, |done| bar.set_position(done as u64))?;
+        let (rev, judge) = session.review_with(depth, |done| bar.set_position(done as u64))?;
         bar.finish_and_clear();
         let table = match judge {
             Judge::Table(_) => tables.path_for(&rules),
@@ -151,22 +278,33 @@ impl ReviewCmd {
     fn read_record(&self) -> Result<SavedGame> {
         let name = self.file.display().to_string();
         let saved = crate::files::read_game(&self.file)?;
-        if let SavedGame::Family(any) = &saved {
-            bail!(
-                "{name} is a game of '{}', beyond the race; `ur review` judges race rule sets only (`ur replay` checks any record)",
-                any.rules
-            );
-        }
         ur_session::records::replay(&name, &saved)?;
         Ok(saved)
     }
 
-    /// The table named, else the store's (unless a depth is asked for), else none.
+    /// The table named, else the store's (unless a search is asked for), else none.
     fn tables(&self) -> Result<TableSource> {
-        Ok(match (&self.table, self.depth) {
+        let search = self.depth.is_some() || self.judge == Some(JudgeKind::Search);
+        Ok(match (&self.table, search) {
             (Some(path), _) => TableSource::File(LoadedTable::open(path)?),
-            (None, None) => table_store::dir().map_or(TableSource::None, TableSource::Store),
-            (None, Some(_)) => TableSource::None,
+            (None, false) => table_store::dir().map_or(TableSource::None, TableSource::Store),
+            (None, true) => TableSource::None,
         })
+    }
+}
+
+fn any_report<'a>(rev: &'a AnyReview, options: &'a ur_rules::Options) -> AnyReport<'a> {
+    AnyReport {
+        rules: &rev.rules,
+        options,
+        judge: &rev.judge,
+        exact: false,
+        table: None,
+        seed: rev.seed,
+        sureness: &rev.sureness,
+        winner: rev.winner,
+        over: rev.over,
+        sides: &rev.sides,
+        notes: &rev.notes,
     }
 }

@@ -77,5 +77,11 @@ fn bad_review_input_is_refused() {
     run_fails(&["review", g, "--table", path_str(&table), "--depth", "2"], &["cannot be used with"]);
     run_fails(&["review", g, "--depth", "0"], &["0 is not in 1..=6"]);
     let tower = saved_game(dir.path(), "t.json", &["--rules", "guard-d6", "--light", "greedy", "--dark", "random", "--seed", "2"]);
-    run_fails(&["review", path_str(&tower)], &["'guard-d6'", "race rule sets only"]);
+    let t = path_str(&tower);
+    run_fails(&["review", t, "--judge", "table"], &["'guard-d6'", "no table judges it", "drop --judge table"]);
+    run_fails(&["review", t, "--depth", "2"], &["--depth chooses a race judge", "rollout judge reviews this game"]);
+    run_fails(&["review", t, "--boards"], &["--boards", "--format html"]);
+    run_fails(&["review", t, "--trials", "0"], &["0 is not in 1..=1000000"]);
+    run_fails(&["review", g, "--trials", "8"], &["--trials sets the rollout judge", "add --judge rollout"]);
+    run_fails(&["review", g, "--judge", "search", "--table", path_str(&table)], &["two judges"]);
 }

@@ -7,13 +7,15 @@
 //! The document is family-neutral: a judge of any kind fills [`Judged`]
 //! entries (values with an optional ± interval) and [`build`] walks the
 //! record to add the texts, the turns and the boards. [`from_race_review`]
-//! does it for today's race [`Review`]. Every JSON name here is read by
+//! does it for the race's [`Review`], [`from_any_review`] for the rollout
+//! judge's [`AnyReview`] of any family. Every JSON name here is read by
 //! `crates/ur-web/assets/review.js` (docs/review.md).
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 use ur_bots::review::{same_action, Judge, NoteKind, Review, Verdict};
+use ur_bots::review_any::{AnyNoteKind, AnyReview, Sureness};
 use ur_rules::{Action, AnyAction, AnyGame, Options, Playable, Side, Turn};
 
 use crate::records::SavedGame;
@@ -64,6 +66,9 @@ pub struct DocJudge {
     pub interval: Option<f64>,
     /// The confidence of those intervals (0.95 for 95 %), when stated.
     pub confidence: Option<f64>,
+    /// A rollout judge's account of how sure it is: playouts per choice,
+    /// mean half-widths, and the verdicts more trials would not change.
+    pub sureness: Option<Sureness>,
 }
 
 /// One step of the game.
@@ -84,6 +89,7 @@ pub struct DocStep {
 pub enum StepKind {
     /// A roll: the roller's win probability before and after it (best play
     /// assumed), and the difference, its luck.
+    /// `interval`: ± half-width of the luck, for an estimating judge that states one.
     Roll { raw: u8, text: String, before: f64, after: f64, luck: f64, interval: Option<f64> },
     /// A choice among two or more actions, judged.
     Decision {
@@ -96,6 +102,10 @@ pub enum StepKind {
         verdict: Verdict,
         /// ± half-width of the values, for an estimating judge that states one.
         interval: Option<f64>,
+        /// ± half-width of the loss (paired over the same dice), when stated.
+        loss_interval: Option<f64>,
+        /// Whether more trials would hardly change the verdict, when the judge says.
+        sure: Option<bool>,
     },
     /// A step the judge said nothing of: a forced move, an unjudged choice.
     Other { played: String },
@@ -138,10 +148,22 @@ pub struct DocError {
 /// What a judge said of one step, for any family; keyed by the step's index.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Judged {
-    /// The roller's win probability before and after the roll.
-    Roll { before: f64, after: f64, interval: Option<f64> },
+    /// The roller's win probability before and after the roll; `luck` the
+    /// judge's own measure of it (else after minus before), `interval` its ±.
+    Roll { before: f64, after: f64, luck: Option<f64>, interval: Option<f64> },
     /// The mover's win probability after the played and after the best choice.
-    Decision { played_value: f64, best: AnyAction, best_value: f64, choices: usize, interval: Option<f64> },
+    Decision {
+        played_value: f64,
+        best: AnyAction,
+        best_value: f64,
+        choices: usize,
+        /// ± of the values.
+        interval: Option<f64>,
+        /// The judge's own loss (paired trials), else best minus played.
+        loss: Option<f64>,
+        loss_interval: Option<f64>,
+        sure: Option<bool>,
+    },
 }
 
 /// The document of a race game judged by [`ur_bots::review::review`].
@@ -159,10 +181,17 @@ pub fn from_race_review(
         .iter()
         .map(|n| {
             let j = match n.kind {
-                NoteKind::Roll { before, after, .. } => Judged::Roll { before, after, interval: None },
-                NoteKind::Decision { played_value, best, best_value, choices, .. } => {
-                    Judged::Decision { played_value, best: AnyAction::Race(best), best_value, choices, interval: None }
-                }
+                NoteKind::Roll { before, after, .. } => Judged::Roll { before, after, luck: None, interval: None },
+                NoteKind::Decision { played_value, best, best_value, choices, .. } => Judged::Decision {
+                    played_value,
+                    best: AnyAction::Race(best),
+                    best_value,
+                    choices,
+                    interval: None,
+                    loss: None,
+                    loss_interval: None,
+                    sure: None,
+                },
             };
             (n.action, j)
         })
@@ -173,8 +202,79 @@ pub fn from_race_review(
         table: table.map(|p| p.display().to_string()),
         interval: None,
         confidence: None,
+        sureness: None,
     };
     build(saved, info, &judged)
+}
+
+/// The document of a game of any family judged by the rollout judge
+/// ([`ur_bots::review_any::review_any`]): its estimates with their 95 %
+/// intervals, and the judge's sureness.
+///
+/// # Errors
+/// The record does not replay, or a note's best choice is not an action there.
+pub fn from_any_review(saved: &SavedGame, review: &AnyReview) -> Result<ReviewDoc, SessionError> {
+    let bests = best_actions(saved, review)?;
+    let judged = review
+        .notes
+        .iter()
+        .map(|n| {
+            let j = match &n.kind {
+                AnyNoteKind::Roll { before, after, luck, .. } => {
+                    Judged::Roll { before: before.mean, after: after.mean, luck: Some(luck.mean), interval: Some(luck.half) }
+                }
+                AnyNoteKind::Decision { played_value, best_value, choices, loss, sure, .. } => Judged::Decision {
+                    played_value: played_value.mean,
+                    best: bests[&n.step].clone(),
+                    best_value: best_value.mean,
+                    choices: choices.len(),
+                    interval: Some(played_value.half.max(best_value.half)),
+                    loss: Some(loss.mean),
+                    loss_interval: Some(loss.half),
+                    sure: Some(*sure),
+                },
+            };
+            (n.step, j)
+        })
+        .collect();
+    let info = DocJudge {
+        name: review.judge.clone(),
+        exact: false,
+        table: None,
+        interval: Some(review.sureness.value_half),
+        confidence: Some(0.95),
+        sureness: Some(review.sureness.clone()),
+    };
+    build(saved, info, &judged)
+}
+
+/// Each judged decision's best choice as an action, read at its place in the record.
+fn best_actions(saved: &SavedGame, review: &AnyReview) -> Result<BTreeMap<usize, AnyAction>, SessionError> {
+    let wanted: BTreeMap<usize, &serde_json::Value> = review
+        .notes
+        .iter()
+        .filter_map(|n| match &n.kind {
+            AnyNoteKind::Decision { best_json, .. } => Some((n.step, best_json)),
+            AnyNoteKind::Roll { .. } => None,
+        })
+        .collect();
+    let bad = |e: &dyn std::fmt::Display| SessionError::Record(e.to_string());
+    let mut game = start_game(saved)?;
+    let mut out = BTreeMap::new();
+    for index in 0..step_count(saved) {
+        if let Some(json) = wanted.get(&index) {
+            let best = game.action_from_json(json).map_err(|e| SessionError::Record(format!("the best choice at step {index}: {e}")))?;
+            out.insert(index, best);
+        }
+        match step_at(saved, &game, index)? {
+            RecStep::Roll(raw) => game.roll(raw).map_err(|e| bad(&e))?,
+            RecStep::Act(a) => game.apply(&a).map_err(|e| bad(&e))?,
+        }
+    }
+    match wanted.keys().find(|k| !out.contains_key(k)) {
+        Some(k) => Err(SessionError::Record(format!("the review judges step {k}, beyond the record"))),
+        None => Ok(out),
+    }
 }
 
 /// A record's step, ready to play on an [`AnyGame`].
@@ -251,13 +351,17 @@ impl Walk {
         let for_light = |v: f64| if side == Side::Light { v } else { 1.0 - v };
         let previous = self.light_win.last().copied();
         let (kind, light) = match (step, judged) {
-            (RecStep::Roll(raw), Some(&Judged::Roll { before: v0, after: v1, interval })) => {
+            (RecStep::Roll(raw), Some(&Judged::Roll { before: v0, after: v1, luck, interval })) => {
                 self.start.get_or_insert(for_light(v0));
                 // A throw that moves nothing has passed the turn: no throw is left to show.
                 let text = view_of(after).throw.filter(|t| t.raw == *raw).map_or_else(|| format!("threw {raw}: no move"), |t| t.text);
-                (StepKind::Roll { raw: *raw, text, before: v0, after: v1, luck: v1 - v0, interval }, Some(for_light(v1)))
+                let luck = luck.unwrap_or(v1 - v0);
+                (StepKind::Roll { raw: *raw, text, before: v0, after: v1, luck, interval }, Some(for_light(v1)))
             }
-            (RecStep::Act(played), Some(Judged::Decision { played_value, best, best_value, choices, interval })) => {
+            (
+                RecStep::Act(played),
+                Some(Judged::Decision { played_value, best, best_value, choices, interval, loss, loss_interval, sure }),
+            ) => {
                 self.start.get_or_insert(for_light(*best_value));
                 let view = view_of(before);
                 let open = before.actions();
@@ -265,7 +369,7 @@ impl Walk {
                 let (p, b) = (find(played), find(best));
                 let text =
                     |i: Option<usize>, a: &AnyAction| i.and_then(|i| view.actions.get(i)).map_or_else(|| a.to_string(), |v| v.text.clone());
-                let loss = (best_value - played_value).max(0.0);
+                let loss = loss.unwrap_or(best_value - played_value).max(0.0);
                 let verdict = Verdict::of(loss);
                 let kind = StepKind::Decision {
                     played: text(p, played),
@@ -276,6 +380,8 @@ impl Walk {
                     loss,
                     verdict,
                     interval: *interval,
+                    loss_interval: *loss_interval,
+                    sure: *sure,
                 };
                 if verdict >= Verdict::Inaccuracy {
                     self.errors.push(DocError { step: self.steps.len(), view, played: p, best: b });

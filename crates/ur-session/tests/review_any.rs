@@ -3,6 +3,7 @@
 use ur_bots::review_any::AnyNoteKind;
 use ur_bots::rollout::RolloutConfig;
 use ur_rules::{Playable, Side, Turn};
+use ur_session::review_doc::{from_any_review, StepKind};
 use ur_session::review_text::any_text_report;
 use ur_session::{NewGame, NoTables, Session, SessionError};
 
@@ -47,4 +48,53 @@ fn no_trials_is_refused_with_the_reason() {
     let s = played("bens-ur", 10);
     let e = s.review_any(&RolloutConfig::with(0, 1), |_| {}).unwrap_err();
     assert!(matches!(e, SessionError::Record(_)) && e.to_string().contains("at least one trial"), "{e}");
+}
+
+#[test]
+fn the_rollout_review_fills_the_review_document_with_its_intervals() {
+    for id in ["bens-ur", "vizier-4-pyramids"] {
+        let s = played(id, 80);
+        let rev = s.review_any(&RolloutConfig::with(8, 2), |_| {}).unwrap();
+        let doc = from_any_review(&s.record(), &rev).unwrap();
+        assert_eq!(doc.steps.len(), s.record_len(), "{id}");
+        assert_eq!(doc.light_win.len(), s.record_len(), "{id}");
+        assert_eq!(doc.judge.name, rev.judge);
+        assert!(!doc.judge.exact && doc.judge.confidence == Some(0.95));
+        assert_eq!(doc.judge.sureness.as_ref(), Some(&rev.sureness));
+        let mut decisions = 0;
+        for n in &rev.notes {
+            match (&n.kind, &doc.steps[n.step].kind) {
+                (AnyNoteKind::Roll { raw, luck, .. }, StepKind::Roll { raw: r, luck: l, interval, .. }) => {
+                    assert_eq!((raw, luck.mean, Some(luck.half)), (r, *l, *interval), "{id} step {}", n.step);
+                }
+                (
+                    AnyNoteKind::Decision { loss, verdict, sure, played_value, .. },
+                    StepKind::Decision { loss: l, verdict: v, sure: s, loss_interval, played_value: p, interval, .. },
+                ) => {
+                    decisions += 1;
+                    assert_eq!(
+                        (loss.mean.max(0.0), verdict, Some(*sure), Some(loss.half)),
+                        (*l, v, *s, *loss_interval),
+                        "{id} step {}",
+                        n.step
+                    );
+                    assert_eq!(played_value.mean, *p);
+                    assert!(interval.unwrap() >= played_value.half);
+                }
+                (note, step) => panic!("{id} step {}: {note:?} drawn as {step:?}", n.step),
+            }
+        }
+        assert!(decisions > 0, "{id}: the test sees decisions");
+        for k in 0..2 {
+            assert_eq!(doc.totals[k].decisions, rev.sides[k].decisions, "{id}");
+            assert_eq!(doc.totals[k].blunders, rev.sides[k].blunders, "{id}");
+            assert!((doc.totals[k].luck - rev.sides[k].luck).abs() < 1e-12, "{id}");
+        }
+        let bad = rev
+            .notes
+            .iter()
+            .filter(|n| matches!(n.kind, AnyNoteKind::Decision { verdict, .. } if verdict >= ur_bots::review::Verdict::Inaccuracy))
+            .count();
+        assert_eq!(doc.errors.len(), bad, "{id}");
+    }
 }

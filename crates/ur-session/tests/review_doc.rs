@@ -131,15 +131,20 @@ fn another_judge_fills_the_same_document_with_intervals() {
     let mut judged = BTreeMap::new();
     for (i, &a) in record.actions.iter().enumerate() {
         if matches!(a, ur_rules::Action::Roll(_)) {
-            judged.insert(i, Judged::Roll { before: 0.5, after: 0.6, interval: Some(0.02) });
+            judged.insert(i, Judged::Roll { before: 0.5, after: 0.6, luck: None, interval: Some(0.02) });
         } else if game.legal_moves().len() > 1 {
             let best = *game.legal_moves().iter().find(|m| ur_rules::Action::Move(**m) != a).unwrap();
             let best = AnyAction::Race(ur_rules::Action::Move(best));
-            judged.insert(i, Judged::Decision { played_value: 0.4, best, best_value: 0.5, choices: 2, interval: Some(0.02) });
+            let (loss, loss_interval, sure) = (None, Some(0.01), Some(true));
+            judged.insert(
+                i,
+                Judged::Decision { played_value: 0.4, best, best_value: 0.5, choices: 2, interval: Some(0.02), loss, loss_interval, sure },
+            );
         }
         game.apply(a).unwrap();
     }
-    let judge = DocJudge { name: "rollout:1000".into(), exact: false, table: None, interval: Some(0.02), confidence: Some(0.95) };
+    let judge =
+        DocJudge { name: "rollout:1000".into(), exact: false, table: None, interval: Some(0.02), confidence: Some(0.95), sureness: None };
     let doc = build(&SavedGame::Race(record.clone()), judge, &judged).unwrap();
     let decisions = judged.values().filter(|j| matches!(j, Judged::Decision { .. })).count();
     assert_eq!(doc.errors.len(), decisions, "every 10 pp loss is a blunder");

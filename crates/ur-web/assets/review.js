@@ -16,7 +16,9 @@
 // `.plot` answering clicks), #review-totals cells `[data-side][data-total]`
 // with `data-value`, `.review-error[data-step]` cards each holding
 // `svg.board` and a `.loss[data-value]`, and `#step-<i>` rows, the selected
-// one `.selected`.
+// one `.selected`. A judge that states ± intervals (the rollout judge) adds
+// `data-interval` to the `.loss` and `.luck` cells and `.review-sure` (its
+// account of how sure it is) to the heading.
 
 import { t, lang, sideName } from './i18n.js';
 import { h, s, fill, fetchJSON } from './dom.js';
@@ -39,6 +41,11 @@ export function pct(p) { return decimal(100 * p, 1) + ' %'; }
 /** A difference of probabilities in percentage points, signed if asked. */
 export function pp(d, { sign = false, digits = 2 } = {}) {
   return signed(100 * d, digits, sign) + ' pp';
+}
+
+/** ` ±2.4` for a stated ± half-width of a probability (in the unit of `pp`), else nothing. */
+export function pm(half, digits = 1) {
+  return half == null ? '' : ' ±' + decimal(100 * half, digits);
 }
 
 /** x with `digits` decimals and a real minus sign; `+` too if asked; no sign on what rounds to zero. */
@@ -85,17 +92,24 @@ function heading(doc, opts) {
     : doc.winner ? t('review.won', { side: sideName(doc, doc.winner) }) : t('review.unfinished');
   const j = doc.judge;
   let judge;
+  const sure = j.sureness;
   if (j.exact) judge = t('review.judge.table');
   else if (/^expectimax:\d+$/.test(j.name)) judge = t('review.judge.search', { depth: j.name.split(':')[1] });
+  else if (/^rollout:\d+/.test(j.name)) judge = t('review.judge.rollout', { trials: sure ? sure.trials : j.name.split(/[:, ]/)[1] });
   else judge = t('review.judge.other', { name: j.name });
   if (j.interval != null) {
-    judge += ' ' + t('review.judge.interval', { pp: pp(j.interval), conf: j.confidence != null ? Math.round(100 * j.confidence) : 95 });
+    judge += ' ' + t('review.judge.interval', { pp: pp(j.interval, { digits: 1 }), conf: j.confidence != null ? Math.round(100 * j.confidence) : 95 });
   }
+  // The judge's own words on how far to trust it: its intervals and the verdicts more playouts would keep.
+  const words = sure ? h('p', { class: 'muted small review-sure', 'data-sure': sure.sure_verdicts, 'data-verdicts': sure.verdicts },
+    t('review.judge.sure', { loss: pp(sure.loss_half, { digits: 1 }), luck: pp(sure.luck_half, { digits: 1 }), sure: sure.sure_verdicts, verdicts: sure.verdicts }),
+    ' ', h('code', { class: 'judge-name' }, j.name)) : null;
   const options = Object.entries(doc.rules.options || {}).map(([k, v]) => `${k}=${v}`).join(', ');
   return h('header', { class: 'review-head' },
     h('h1', {}, t('review.title', { rules: doc.rules.name })),
     h('p', { class: 'review-result' }, result, options ? h('span', { class: 'muted' }, ' · ' + options) : null),
     h('p', { class: 'muted small review-judge', 'data-judge': j.name, 'data-exact': String(j.exact) }, judge),
+    words,
     opts.extra || null);
 }
 
@@ -249,9 +263,20 @@ function errorCard(doc, e, onPick) {
       ' ', h('span', { class: 'chip ' + st.verdict }, MARK[st.verdict] + ' ' + t('review.verdict.' + st.verdict))),
     h('div', { class: 'board-box' }, svg),
     h('dl', {},
-      h('dt', { class: 'played' }, t('review.played')), h('dd', {}, st.played, ' ', h('span', { class: 'win' }, pct(st.played_value))),
-      h('dt', { class: 'best' }, t('review.better')), h('dd', {}, st.best, ' ', h('span', { class: 'win' }, pct(st.best_value))),
-      h('dt', {}, t('review.lost')), h('dd', { class: 'loss', 'data-value': String(st.loss) }, pp(st.loss))));
+      h('dt', { class: 'played' }, t('review.played')), h('dd', {}, st.played, ' ', h('span', { class: 'win' }, pct(st.played_value) + pm(st.interval))),
+      h('dt', { class: 'best' }, t('review.better')), h('dd', {}, st.best, ' ', h('span', { class: 'win' }, pct(st.best_value) + pm(st.interval))),
+      h('dt', {}, t('review.lost')), h('dd', { class: 'loss', 'data-value': String(st.loss), 'data-interval': interval(st.loss_interval) },
+        pp(st.loss) + pm(st.loss_interval, 2), unsure(st))));
+}
+
+/** A data attribute's text for a ± half-width: empty when none is stated. */
+function interval(half) {
+  return half == null ? '' : String(half);
+}
+
+/** A note that more playouts could change this verdict, when the judge says so. */
+function unsure(st) {
+  return st.sure === false ? h('span', { class: 'muted small unsure', title: t('review.unsure.help') }, ' ~ ' + t('review.unsure')) : null;
 }
 
 /** Where a spot's centre is in the board's drawing: the sum of the translate()s up to the svg. */
@@ -312,14 +337,16 @@ function renderSteps(doc, rows, onPick) {
 function stepCells(st, hasBoard, i) {
   if (st.kind === 'roll') {
     return [h('td', { 'data-raw': st.raw }, st.text),
-      h('td', { class: 'num luck' + (100 * st.luck < -0.005 ? ' unlucky' : ''), 'data-value': String(st.luck) }, t('review.luck', { pp: pp(st.luck, { sign: true }) }))];
+      h('td', { class: 'num luck' + (100 * st.luck < -0.005 ? ' unlucky' : ''), 'data-value': String(st.luck), 'data-interval': interval(st.interval) },
+        t('review.luck', { pp: pp(st.luck, { sign: true }) }) + pm(st.interval))];
   }
   if (st.kind === 'decision') {
     const bad = BAD.includes(st.verdict);
     return [h('td', {}, st.played, bad ? h('b', { class: 'mark' }, ' ' + MARK[st.verdict]) : null,
       st.loss > 0 ? h('span', { class: 'muted small' }, ' · ' + t('review.bestWas', { best: st.best })) : null,
       hasBoard ? [' ', h('a', { class: 'small', href: '#error-' + i, onclick: (e) => { e.preventDefault(); document.getElementById('error-' + i).scrollIntoView({ block: 'start' }); } }, t('review.seeBoard'))] : null),
-    h('td', { class: 'num loss', 'data-value': String(st.loss) }, st.loss > 0 ? '−' + pp(st.loss) : t('review.verdict.' + st.verdict))];
+    h('td', { class: 'num loss', 'data-value': String(st.loss), 'data-interval': interval(st.loss_interval) },
+      (st.loss > 0 ? '−' + pp(st.loss) : t('review.verdict.' + st.verdict)) + pm(st.loss_interval, 2) + (st.sure === false ? ' ~' : ''))];
   }
   return [h('td', { class: 'muted' }, st.played), h('td', { class: 'num muted' }, t('review.forced'))];
 }

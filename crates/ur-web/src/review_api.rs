@@ -3,6 +3,10 @@
 //! server that is over, `POST /api/review` for an uploaded record. Both
 //! answer a [`ReviewDoc`] as JSON.
 //!
+//! Race games are judged by the server's table or a search; the other
+//! families by the rollout judge, with as many playouts per choice as keep
+//! a review to 10 to 15 s ([`rollout_trials`]).
+//!
 //! A review judges every step, so it runs on a blocking thread, two at a
 //! time at most, and takes records of bounded size and length.
 
@@ -13,9 +17,10 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use tokio::sync::Semaphore;
+use ur_bots::rollout::{RolloutConfig, DEFAULT_TRIALS};
 use ur_session::records::{read_game, SavedGame};
-use ur_session::review_doc::{from_race_review, ReviewDoc};
-use ur_session::Session;
+use ur_session::review_doc::{from_any_review, from_race_review, ReviewDoc};
+use ur_session::{NoTables, Session};
 
 use crate::http::refuse;
 use crate::hub::Hub;
@@ -24,6 +29,15 @@ use crate::hub::Hub;
 pub const MAX_RECORD: usize = 512 * 1024;
 /// The most steps a reviewed record may hold: far beyond a real game.
 pub const MAX_STEPS: usize = 5_000;
+/// Playouts (trials times steps) a rollout review may spend: 10 to 15 s of
+/// an optimised build on the loaded 2-core machine, where a step costs
+/// 0.1 to 0.2 ms per trial (BENCHMARKS.md, "Rollout review"). Measured at
+/// load 7: a Ben's game of 629 steps (101 trials) 10.5 s, a tower game of
+/// 158 steps (256 trials) 5.9 s.
+pub const TRIAL_STEPS: usize = 64_000;
+/// The fewest playouts per choice, however long the game: below it the
+/// intervals grow too wide to tell a mistake from a good move.
+pub const MIN_TRIALS: u32 = 8;
 /// Reviews judged at once; more wait their turn.
 static JUDGES: Semaphore = Semaphore::const_new(2);
 
@@ -79,11 +93,41 @@ async fn judge(hub: Arc<Hub>, saved: SavedGame) -> Response {
     }
 }
 
-/// The record replayed and judged: by the server's table for its rules if
-/// there is one, else by a search.
+/// Playouts per choice for a rollout review of a game of `steps` steps:
+/// the budget shared out, within [`MIN_TRIALS`] and the judge's default.
+pub fn rollout_trials(steps: usize) -> u32 {
+    let share = TRIAL_STEPS / steps.max(1);
+    u32::try_from(share).unwrap_or(u32::MAX).clamp(MIN_TRIALS, DEFAULT_TRIALS)
+}
+
+/// The record replayed and judged: a race by the server's table for its
+/// rules if there is one, else by a search; any other family by rollouts
+/// (seeded, so the same record always gets the same review).
 fn review_doc(hub: &Hub, saved: &SavedGame) -> Result<ReviewDoc, String> {
-    ur_session::records::replay("the record", saved).map_err(|e| e.to_string())?;
+    let replayed = ur_session::records::replay("the record", saved).map_err(|e| e.to_string())?;
+    if let SavedGame::Family(_) = saved {
+        let session = Session::resume(saved, &NoTables).map_err(|e| e.to_string())?;
+        let config = RolloutConfig::with(rollout_trials(replayed.steps), 0);
+        let review = session.review_any(&config, |_| {}).map_err(|e| e.to_string())?;
+        return from_any_review(saved, &review).map_err(|e| e.to_string());
+    }
     let session = Session::resume(saved, &hub.tables).map_err(|e| e.to_string())?;
     let (review, judge) = session.review(None).map_err(|e| e.to_string())?;
     from_race_review(saved, &judge, None, &review).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn longer_games_get_fewer_trials_within_bounds() {
+        assert_eq!(rollout_trials(0), DEFAULT_TRIALS);
+        assert_eq!(rollout_trials(50), DEFAULT_TRIALS);
+        assert_eq!(rollout_trials(200), DEFAULT_TRIALS);
+        assert_eq!(rollout_trials(500), 128);
+        assert_eq!(rollout_trials(MAX_STEPS), 12);
+        assert_eq!(rollout_trials(100 * MAX_STEPS), MIN_TRIALS);
+        assert!(rollout_trials(600) < rollout_trials(300));
+    }
 }
