@@ -33,6 +33,8 @@ pub mod hint;
 pub mod levels;
 pub mod mcts;
 pub mod review;
+pub mod review_any;
+pub mod rollout;
 pub mod selfplay;
 pub mod simple;
 pub mod train;

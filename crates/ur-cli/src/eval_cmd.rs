@@ -97,7 +97,8 @@ pub struct TableArgs {
     /// Print the result as one JSON object.
     #[arg(long)]
     json: bool,
-    /// The position as JSON, `{"to_move":"light","light":{"reserve":N,"off":N,"path":[P,...]},"dark":{...}}`
+    /// The position: a position string such as `l:469.1,2d` (docs/positions.md; a throw `/N` at its end
+    /// is `ur hint`'s throw), or JSON, `{"to_move":"light","light":{"reserve":N,"off":N,"path":[P,...]},"dark":{...}}`
     /// (`-` reads it from stdin, `@FILE` from a file); default: the start position, light to move.
     #[arg(value_name = "POSITION")]
     position: Option<String>,
@@ -108,6 +109,8 @@ pub struct TableArgs {
 struct Loaded {
     session: Session,
     table: PathBuf,
+    /// The throw a position string ends with (`/N`): the session is at the roll before it.
+    throw: Option<u8>,
 }
 
 impl TableArgs {
@@ -130,20 +133,27 @@ impl TableArgs {
             }
         };
         let oracle = table.oracle(rules.clone())?;
-        let session = self.at_position(Session::with_rules(rules, None, Some(oracle)))?;
-        Ok(Loaded { session, table: table.path })
+        let (session, throw) = self.at_position(Session::with_rules(rules, None, Some(oracle)))?;
+        Ok(Loaded { session, table: table.path, throw })
     }
 
-    /// The session set to the position given (by default the start, light to move).
-    fn at_position(&self, mut session: Session) -> Result<Session> {
-        if let Some(arg) = &self.position {
-            let json: Value =
-                serde_json::from_str(&read_arg(arg)?).map_err(|e| anyhow!("bad position: {e}; a position is shaped {RACE_POSITION}"))?;
-            session
-                .set(&json)
-                .map_err(|e| anyhow!("illegal position under {}: {e}; a position is shaped {RACE_POSITION}", session.game().rule_id()))?;
+    /// The session set to the position given (by default the start, light
+    /// to move), at the roll, with the throw a position string ends with.
+    fn at_position(&self, mut session: Session) -> Result<(Session, Option<u8>)> {
+        let Some(arg) = &self.position else { return Ok((session, None)) };
+        let text = read_arg(arg)?;
+        let text = text.trim();
+        if !text.starts_with('{') {
+            let parsed = ur_rules::position_text::parse(session.game(), text)
+                .map_err(|e| anyhow!("{e}; a position is a position string (docs/positions.md) or JSON shaped {RACE_POSITION}"))?;
+            session.set(&parsed.position)?;
+            return Ok((session, parsed.throw));
         }
-        Ok(session)
+        let json: Value = serde_json::from_str(text).map_err(|e| anyhow!("bad position: {e}; a position is shaped {RACE_POSITION}"))?;
+        session
+            .set(&json)
+            .map_err(|e| anyhow!("illegal position under {}: {e}; a position is shaped {RACE_POSITION}", session.game().rule_id()))?;
+        Ok((session, None))
     }
 }
 
@@ -174,7 +184,7 @@ pub struct EvalCmd {
 
 impl EvalCmd {
     pub fn run(self) -> Result<()> {
-        let Loaded { session, table } = self.args.load("eval")?;
+        let Loaded { session, table, throw } = self.args.load("eval")?;
         let e = session.evaluate()?;
         // A finished game: the loser is the side to move, with nothing to win.
         let (me, p) = match (e.to_move, e.win, e.winner) {
@@ -196,6 +206,9 @@ impl EvalCmd {
         }
         println!("{me} (to move) wins with probability {}", pct(p));
         println!("{} wins with probability {}", me.other(), pct(1.0 - p));
+        if let Some(raw) = throw {
+            println!("(these are before the throw; `ur hint` judges the moves of throw {raw})");
+        }
         Ok(())
     }
 }
@@ -205,7 +218,8 @@ pub struct HintCmd {
     #[command(flatten)]
     args: TableArgs,
     /// The throw: squares to move.
-    #[arg(long, value_name = "V", conflicts_with = "raw", required_unless_present = "raw")]
+    /// Not needed when the position string ends with the throw (`/N`).
+    #[arg(long, value_name = "V", conflicts_with = "raw")]
     roll: Option<u8>,
     /// The throw as the raw dice outcome (marked tips, or the face of a d4/d6).
     #[arg(long, value_name = "R")]
@@ -220,11 +234,11 @@ pub struct HintCmd {
 impl HintCmd {
     /// The game at the position given and its judge (a table, or a search
     /// with `--depth`), the rules, and where the values come from in words.
-    fn judge(&self) -> Result<(Session, Judge, String)> {
+    fn judge(&self) -> Result<(Session, Judge, String, Option<u8>)> {
         let Some(depth) = self.depth else {
-            let Loaded { session, table } = self.args.load("hint")?;
+            let Loaded { session, table, throw } = self.args.load("hint")?;
             let judge = session.judge(None)?;
-            return Ok((session, judge, format!("table {}", table.display())));
+            return Ok((session, judge, format!("table {}", table.display()), throw));
         };
         if let Some((id, family)) = self.args.rules.builtin_id().and_then(|id| Some((id, ur_rules::family_of(id)?))) {
             if family != ur_rules::Family::Race {
@@ -234,25 +248,29 @@ impl HintCmd {
             }
         }
         let rules = Arc::new(self.args.rules.load_alone()?);
-        let session = self.args.at_position(Session::with_rules(rules, None, None))?;
+        let (session, throw) = self.args.at_position(Session::with_rules(rules, None, None))?;
         let judge = session.judge(Some(depth))?;
-        Ok((session, judge, format!("expectimax:{depth} estimates")))
+        Ok((session, judge, format!("expectimax:{depth} estimates"), throw))
     }
 
-    /// The raw outcome `--roll V` or `--raw R` name.
-    fn raw(&self, session: &Session) -> Result<u8> {
-        match (self.roll, self.raw) {
-            (_, Some(r)) => Ok(r),
-            (Some(v), None) => raw_for_value(session.game(), v).map_err(|e| anyhow!("--roll {v}: {e}")),
-            (None, None) => bail!("give the throw with --roll V or --raw R"),
+    /// The raw outcome `--roll V` or `--raw R` name, else the position string's throw.
+    fn raw(&self, session: &Session, throw: Option<u8>) -> Result<u8> {
+        let given = match (self.roll, self.raw) {
+            (_, Some(r)) => r,
+            (Some(v), None) => raw_for_value(session.game(), v).map_err(|e| anyhow!("--roll {v}: {e}"))?,
+            (None, None) => return throw.ok_or_else(|| anyhow!("give the throw with --roll V or --raw R, or end the position string with /R")),
+        };
+        match throw {
+            Some(t) if t != given => bail!("the position string's throw is raw {t}, but the throw given is raw {given}: give one"),
+            _ => Ok(given),
         }
     }
 
     pub fn run(self) -> Result<()> {
-        let (session, judge, source) = self.judge()?;
+        let (session, judge, source, throw) = self.judge()?;
         let game = session.game();
         let rules = RulesRef::new(game.rule_id(), session.options().clone());
-        let raw = self.raw(&session)?;
+        let raw = self.raw(&session, throw)?;
         if let Turn::Over(Some(w)) = game.turn() {
             if self.args.json {
                 let out = json!({"rules": game.rule_id(), "options": session.options(), "to_move": w.other(), "winner": w,

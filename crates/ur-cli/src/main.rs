@@ -2,6 +2,7 @@
 
 mod arena;
 mod bench;
+mod convert;
 mod eval_cmd;
 mod files;
 mod play;
@@ -40,6 +41,8 @@ enum Command {
     Replay(replay::ReplayCmd),
     /// Measure random-play throughput.
     Bench(bench::BenchCmd),
+    /// Convert a game between our JSON record and RGN (RoyalUr's Royal Game Notation).
+    Convert(convert::ConvertCmd),
     /// Serve the line-based JSON engine protocol on stdin/stdout.
     Engine(engine::EngineCmd),
     /// Solve a race rule set exactly and write a table.
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
         Command::Play(c) => c.run(),
         Command::Replay(c) => c.run(),
         Command::Bench(c) => c.run(),
+        Command::Convert(c) => c.run(),
         Command::Engine(c) => c.run(),
         Command::Solve(c) => c.run(),
         Command::Tables(c) => c.run(),

@@ -3,12 +3,13 @@
 
 use std::path::PathBuf;
 
-use anyhow::{anyhow, bail, Result};
-use clap::Args;
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Args, ValueEnum};
 use serde::Serialize;
 use ur_bots::review::{Judge, Review};
 use ur_rules::report::race_rules;
 use ur_session::records::SavedGame;
+use ur_session::review_doc::from_race_review;
 use ur_session::review_text::text_report;
 use ur_session::tables::{LoadedTable, TableSource};
 use ur_session::Session;
@@ -34,8 +35,23 @@ pub struct ReviewCmd {
     /// Show the board before each listed decision, with the moves spelled out.
     #[arg(long)]
     boards: bool,
+    /// The report's form: text, one JSON object (as --json), or one
+    /// self-contained html page with the win-chance chart and the boards.
+    /// Text unless --json is given.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Write the report to FILE (atomically) instead of printing it.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
     #[command(flatten)]
     out: MeasureArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+    Html,
 }
 
 #[derive(Serialize)]
@@ -52,6 +68,10 @@ struct Report<'a> {
 
 impl ReviewCmd {
     pub fn run(self) -> Result<()> {
+        let format = self.format()?;
+        if let Some(path) = &self.output {
+            crate::files::check_output(path, "-o")?;
+        }
         self.out.install_weights()?;
         let tables = self.tables()?;
         let session = Session::resume(&self.read_record()?, &tables)?;
@@ -67,22 +87,62 @@ impl ReviewCmd {
             Judge::Table(_) => tables.path_for(&rules),
             Judge::Search { .. } => None,
         };
-        if self.out.json {
-            let report = Report {
-                rules: rules.id().to_string(),
-                options: &rules.options,
-                judge: judge.name(),
-                exact: judge.exact(),
-                table: table.map(|p| p.display().to_string()),
-                review: &rev,
-            };
-            println!("{}", serde_json::to_string_pretty(&report)?);
-        } else {
+        let text = |boards: bool| {
             let record = match session.record() {
-                SavedGame::Race(r) if self.boards => Some(r),
+                SavedGame::Race(r) if boards => Some(r),
                 _ => None,
             };
-            print!("{}", text_report(&rules, &judge, table.as_deref(), &rev, self.all, record.as_ref())?);
+            text_report(&rules, &judge, table.as_deref(), &rev, self.all, record.as_ref())
+        };
+        let report = match format {
+            Format::Json => {
+                let report = Report {
+                    rules: rules.id().to_string(),
+                    options: &rules.options,
+                    judge: judge.name(),
+                    exact: judge.exact(),
+                    table: table.as_ref().map(|p| p.display().to_string()),
+                    review: &rev,
+                };
+                serde_json::to_string_pretty(&report)? + "\n"
+            }
+            Format::Text => text(self.boards)?,
+            Format::Html => {
+                let doc = from_race_review(&session.record(), &judge, table.as_deref(), &rev)?;
+                ur_web::review_page::review_html(&doc, Some(&text(false)?))
+            }
+        };
+        self.write(&report)
+    }
+
+    /// `--format`, or json for `--json`.
+    fn format(&self) -> Result<Format> {
+        match (self.out.json, self.format) {
+            (false, f) => Ok(f.unwrap_or(Format::Text)),
+            (true, None | Some(Format::Json)) => Ok(Format::Json),
+            (true, Some(f)) => {
+                let name = f.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
+                bail!("--json asks for the JSON report and --format {name} for another: give only one of them")
+            }
+        }
+    }
+
+    /// The report printed, or written to the -o file in one piece.
+    fn write(&self, report: &str) -> Result<()> {
+        let Some(path) = &self.output else {
+            print!("{report}");
+            return Ok(());
+        };
+        ur_solve::atomic::write_atomic(path, report.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+        // A report is for sharing: readable by others, as a file a shell writes (not the temp file's 0600).
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o644))
+                .with_context(|| format!("cannot make {} readable", path.display()))?;
+        }
+        if !self.out.quiet {
+            eprintln!("Wrote the review to {}", path.display());
         }
         Ok(())
     }

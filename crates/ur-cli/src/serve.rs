@@ -21,6 +21,10 @@ pub struct ServeCmd {
     /// How long a bot waits before each of its throws and moves, in milliseconds (0: at once).
     #[arg(long, value_name = "MS", default_value_t = 700)]
     bot_delay_ms: u64,
+    /// How many bot moves are thought out at once (default: one fewer than the cores, at least one);
+    /// more bot games wait their turn, so players' moves keep a core.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
+    bot_threads: Option<u64>,
     /// The table store: solved tables (made by `ur solve`) for hints, level 5 and perfect play.
     /// Default: $UR_TABLES, or the user's data folder's ur/tables.
     #[arg(long, value_name = "DIR")]
@@ -69,6 +73,9 @@ impl ServeCmd {
         }
         let mut config = Config::new(self.addr.clone(), db);
         config.bot_delay = Duration::from_millis(self.bot_delay_ms);
+        if let Some(n) = self.bot_threads {
+            config.bot_threads = n as usize;
+        }
         config.tables = tables;
         config.reconnect = Duration::from_secs(self.reconnect_secs);
         config.max_message = self.max_message_bytes as usize;

@@ -13,6 +13,7 @@ use serde_json::Value;
 use crate::any::{AnyAction, AnyGame};
 use crate::catalogue::{family_of, Family};
 use crate::play::{PlayError, Playable, Turn};
+use crate::record::Tags;
 use crate::spec::{Options, SpecError};
 use crate::Side;
 
@@ -53,6 +54,9 @@ pub struct AnyRecord {
     /// The winner, as recorded (none for a drawn or unfinished game); checked on replay.
     #[serde(default)]
     pub winner: Option<Side>,
+    /// Metadata carried along (absent when there is none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Tags,
 }
 
 /// Why a record does not replay.
@@ -151,6 +155,7 @@ impl AnyRecorder {
             steps: Vec::new(),
             over: false,
             winner: None,
+            tags: Tags::new(),
         };
         Ok(AnyRecorder { game, record })
     }

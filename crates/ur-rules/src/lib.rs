@@ -31,6 +31,7 @@ pub mod narrate;
 pub mod play;
 pub mod playout;
 pub mod position;
+pub mod position_text;
 pub mod race;
 pub mod record;
 pub mod report;

@@ -10,6 +10,10 @@ use crate::rules::Rules;
 use crate::spec::{Options, RuleSetFile, SpecError};
 use crate::Side;
 
+/// Game metadata: ordered `(key, value)` pairs, such as the tags of an RGN
+/// game (`Event`, `Light`, `Dark`...). Kept so an imported game keeps them.
+pub type Tags = Vec<(String, String)>;
+
 /// Format version written into every record.
 pub const RECORD_VERSION: u32 = 1;
 
@@ -35,6 +39,9 @@ pub struct GameRecord {
     /// The winner, as recorded; checked on replay.
     #[serde(default)]
     pub winner: Option<Side>,
+    /// Metadata carried along (absent when there is none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Tags,
 }
 
 /// Why a record does not replay.
@@ -66,6 +73,7 @@ impl GameRecord {
             first: game.first(),
             actions: game.history().to_vec(),
             winner: game.winner(),
+            tags: Tags::new(),
         }
     }
 

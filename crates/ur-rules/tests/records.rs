@@ -461,6 +461,7 @@ fn records_with_unusual_embedded_rules_files_do_not_panic() {
                 start: None,
                 actions: vec![Action::Roll(raw)],
                 winner: None,
+                tags: Vec::new(),
             };
             if std::panic::catch_unwind(|| record.replay().map(drop)).is_err() {
                 panicked.push(format!("{name}, roll {raw}"));

@@ -4,7 +4,9 @@
 
 use ur_bots::review::{review, Judge, Note, NoteKind, Review, SideSummary, Verdict, BLUNDER, INACCURACY, MISTAKE};
 use ur_rules::race::text::{move_text, render, side_label};
-use ur_rules::{Action, GameRecord, Rules, Side};
+use ur_bots::review_any::{AnyNoteKind, AnyReview};
+use ur_bots::rollout::Estimate;
+use ur_rules::{Action, AnyGame, GameRecord, Playable, Rules, Side};
 
 use ur_rules::report::race_rules;
 
@@ -175,6 +177,104 @@ pub fn play_summary(session: &Session, judge: &Judge, humans: &[Side], saved: bo
         out += "(Play with --save FILE, then `ur review FILE` shows every move's verdict.)\n";
     }
     Ok(Some(out))
+}
+
+/// The text report of a rollout review of a game of any family: heading,
+/// the judge and how sure it is, the listed decisions (inaccuracies and
+/// worse, or every note with `all`) with their intervals, and the totals.
+/// `game` is the game reviewed (for its side names).
+pub fn any_text_report(game: &AnyGame, rev: &AnyReview, all: bool) -> String {
+    let result = match (rev.over, rev.winner) {
+        (true, Some(w)) => format!("{} won", game.side_name(w)),
+        (true, None) => "drawn".into(),
+        (false, _) => "unfinished".into(),
+    };
+    let sure = &rev.sureness;
+    let mut out = format!("Review of a game of {}: {result}.\n", rev.rules);
+    out += &format!(
+        "Judge: {} (win probabilities from {} playouts per choice, every choice on the same dice; estimates with 95 % intervals).\n",
+        rev.judge, sure.trials
+    );
+    out += &format!(
+        "How sure: choices' win probabilities within ±{:.1} pp, losses within ±{:.1} pp, luck within ±{:.1} pp on average; {} of {} verdicts would not change with more trials.\n",
+        pp(sure.value_half),
+        pp(sure.loss_half),
+        pp(sure.luck_half),
+        sure.sure_verdicts,
+        sure.verdicts
+    );
+    out += &format!(
+        "Marks: ?! inaccuracy (loses {} pp or more), ? mistake ({} pp), ?? blunder ({} pp); ~ the interval spans a mark's bound.\n\n",
+        pp(INACCURACY),
+        pp(MISTAKE),
+        pp(BLUNDER)
+    );
+    let lines = any_note_lines(game, rev, all);
+    if lines.is_empty() {
+        out += "No inaccuracies: every decision lost less than 1 pp.\n";
+    } else {
+        out += &format!("{:>5}  {:<10} {:>4}  {:<24} {:>12}  {:<24} {:>12}  {:>14}\n", "turn", "side", "roll", "played", "win %", "best", "win %", "loss pp");
+        out += &lines.concat();
+    }
+    out += "\n";
+    out + &any_summary(game, &rev.sides)
+}
+
+/// `52.1 ±3.0`: an estimate in percent with its interval's half-width.
+fn est(e: Estimate) -> String {
+    format!("{:.1} ±{:.1}", pp(e.mean), pp(e.half))
+}
+
+fn any_note_lines(game: &AnyGame, rev: &AnyReview, all: bool) -> Vec<String> {
+    let mut rolled = [0u8; 2];
+    let mut lines = Vec::new();
+    for note in &rev.notes {
+        let who = game.side_name(note.side);
+        let turn = note.turn;
+        match &note.kind {
+            AnyNoteKind::Roll { raw, before, after, luck } => {
+                rolled[note.side.index()] = *raw;
+                if all {
+                    lines.push(format!(
+                        "{turn:>5}  {who:<10} {raw:>4}  luck {:+.1} ±{:.1} pp ({} % -> {} %)\n",
+                        pp(luck.mean),
+                        pp(luck.half),
+                        est(*before),
+                        est(*after)
+                    ));
+                }
+            }
+            AnyNoteKind::Decision { played, played_value, best, best_value, loss, verdict, sure, .. } => {
+                if all || *verdict >= Verdict::Inaccuracy {
+                    let mark = format!("{}{}", verdict.mark(), if *sure { "" } else { "~" });
+                    let played = format!("{played}{mark}");
+                    let roll = rolled[note.side.index()];
+                    lines.push(format!(
+                        "{turn:>5}  {who:<10} {roll:>4}  {played:<24} {:>12}  {best:<24} {:>12}  {:>14}\n",
+                        est(*played_value),
+                        est(*best_value),
+                        format!("{:.2} ±{:.2}", pp(loss.mean), pp(loss.half))
+                    ));
+                }
+            }
+        }
+    }
+    lines
+}
+
+fn any_summary(game: &AnyGame, sides: &[SideSummary; 2]) -> String {
+    let row = |name: &str, f: &dyn Fn(&SideSummary) -> String| format!("{name:<24} {:>14} {:>14}\n", f(&sides[0]), f(&sides[1]));
+    let share = |n: u32, of: u32| if of == 0 { n.to_string() } else { format!("{n} ({:.0} %)", 100.0 * f64::from(n) / f64::from(of)) };
+    let mut out = format!("{:<24} {:>14} {:>14}\n", "", game.side_name(Side::Light), game.side_name(Side::Dark));
+    out += &row("decisions", &|s| s.decisions.to_string());
+    out += &row("best choices", &|s| share(s.best, s.decisions));
+    out += &row("inaccuracies ?!", &|s| s.inaccuracies.to_string());
+    out += &row("mistakes ?", &|s| s.mistakes.to_string());
+    out += &row("blunders ??", &|s| s.blunders.to_string());
+    out += &row("mean loss per decision", &|s| format!("{:.3} pp", pp(s.mean_loss())));
+    out += &row("total loss", &|s| format!("{:.2} pp", pp(s.total_loss)));
+    out += &row("luck of the dice", &|s| format!("{:+.2} pp", pp(s.luck)));
+    out
 }
 
 /// `1 blunder`, `2 blunders`.

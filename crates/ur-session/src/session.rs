@@ -10,6 +10,8 @@ use std::sync::Arc;
 use serde_json::Value;
 use ur_bots::hint::{self, Evaluation, Hint, HintError};
 use ur_bots::review::{Judge, Review};
+use ur_bots::review_any::{review_any, AnyReview, AnyStep};
+use ur_bots::rollout::{RolloutConfig, RolloutJudge};
 use ur_bots::{make_bot_with_table, BotError, Oracle};
 use ur_rules::any_record::ANY_RECORD_VERSION;
 use ur_rules::report::{self, Acted, Rolled};
@@ -244,6 +246,25 @@ impl Session {
         Ok(())
     }
 
+    /// Sets the game to a position string (`ur_rules::position_text`), or to
+    /// the position's JSON when `text` starts with `{`. A throw in the string
+    /// is the record's first step, so the record replays.
+    ///
+    /// # Errors
+    /// A string that does not read, or a position the rules do not allow.
+    pub fn set_text(&mut self, text: &str) -> Result<(), SessionError> {
+        if text.trim_start().starts_with('{') {
+            let json: Value = serde_json::from_str(text).map_err(|e| PlayError::BadPosition(format!("the JSON does not read: {e}")))?;
+            return self.set(&json);
+        }
+        let parsed = ur_rules::position_text::parse(&self.game, text.trim()).map_err(PlayError::from)?;
+        self.set(&parsed.position)?;
+        if let Some(raw) = parsed.throw {
+            self.roll(raw)?;
+        }
+        Ok(())
+    }
+
     /// The judge for hints and reviews: the table, or a search `depth` turns deep.
     ///
     /// # Errors
@@ -317,6 +338,65 @@ impl Session {
         Ok((review, judge))
     }
 
+    /// The game so far judged by rollouts ([`ur_bots::rollout`]): every
+    /// family, the race included; the table and search reviews above stay
+    /// the race's. `progress` is told how many steps are done.
+    ///
+    /// # Errors
+    /// A record that does not replay, or no trials.
+    pub fn review_any(&self, config: &RolloutConfig, progress: impl FnMut(usize)) -> Result<AnyReview, SessionError> {
+        if config.trials == 0 {
+            return Err(SessionError::Record("a rollout review needs at least one trial per choice".into()));
+        }
+        let (start, steps) = self.steps()?;
+        let judge = RolloutJudge::new(&start, config.clone());
+        review_any(&start, &steps, &judge, progress).map_err(|e| SessionError::Record(e.to_string()))
+    }
+
+    /// The game's start and every step since, as actions of its family.
+    ///
+    /// # Errors
+    /// A record that does not replay.
+    pub fn steps(&self) -> Result<(AnyGame, Vec<AnyStep>), SessionError> {
+        let record = |e: &dyn std::fmt::Display| SessionError::Record(e.to_string());
+        match self.record() {
+            SavedGame::Race(r) => {
+                let start = AnyGame::Race(r.start_game().map_err(|e| record(&e))?);
+                let steps = r
+                    .actions
+                    .iter()
+                    .map(|&a| match a {
+                        ur_rules::Action::Roll(raw) => AnyStep::Roll(raw),
+                        a => AnyStep::Act(AnyAction::Race(a)),
+                    })
+                    .collect();
+                Ok((start, steps))
+            }
+            SavedGame::Family(r) => {
+                let mut game = AnyGame::new(&r.rules, &r.options, r.first)?;
+                if let Some(position) = &r.start {
+                    game.set_position(position)?;
+                }
+                let start = game.clone();
+                let mut steps = Vec::with_capacity(r.steps.len());
+                for step in &r.steps {
+                    steps.push(match step {
+                        Step::Roll(raw) => {
+                            game.roll(*raw)?;
+                            AnyStep::Roll(*raw)
+                        }
+                        Step::Act(json) => {
+                            let action = game.action_from_json(json)?;
+                            game.apply(&action)?;
+                            AnyStep::Act(action)
+                        }
+                    });
+                }
+                Ok((start, steps))
+            }
+        }
+    }
+
     /// The number of decisions and rolls in the record (race games count their actions).
     pub fn record_len(&self) -> usize {
         match self.record() {
@@ -344,6 +424,7 @@ impl Session {
             steps: self.steps.clone(),
             over,
             winner,
+            tags: Vec::new(),
         })
     }
 

@@ -43,6 +43,8 @@ pub struct GameView {
     pub winner: Option<String>,
     /// The board as text, for a fallback and for tests.
     pub board_text: String,
+    /// The position as a position string (docs/positions.md), to copy and share.
+    pub position_string: String,
 }
 
 /// Which rule set is played.
@@ -238,6 +240,7 @@ pub fn view_of(game: &AnyGame) -> GameView {
         actions,
         winner,
         board_text,
+        position_string: game.position_string(),
     }
 }
 

@@ -7,6 +7,8 @@ import { t, lang, setLang, LANGS, sideName, summary } from './i18n.js';
 import { h, fill, fetchJSON, store } from './dom.js';
 import { renderBoard } from './board.js';
 import { renderRulesPage } from './rules.js';
+import { showReviewScreen } from './review.js';
+import { startPositionField, positionLine } from './position.js';
 
 const MAX_RULES_FILE = 64 * 1024;
 const SIDES = ['light', 'dark'];
@@ -54,7 +56,8 @@ function route() {
   }
   closeScreen();
   if (parts[0] === 'rules' && parts[1]) showRules(parts[1], params.get('game'), routeId);
-  else showLobby(routeId);
+  else if (parts[0] === 'review') showReviewScreen(main(), parts[1], () => routeId === app.routeId);
+  else showLobby(routeId, parts[0] === 'new' ? params : null);
 }
 
 function closeScreen() {
@@ -97,7 +100,7 @@ function renderHeader() {
     h('a', { class: 'brand', href: '#/', 'aria-label': t('app.title') },
       h('img', { src: '/assets/icon.svg', alt: '', width: 28, height: 28 }),
       h('span', {}, t('app.title'))),
-    h('nav', { class: 'top-nav' }, h('a', { href: '#/', class: 'top-link', id: 'nav-new' }, t('nav.home')), select),
+    h('nav', { class: 'top-nav' }, h('a', { href: '#/', class: 'top-link', id: 'nav-new' }, t('nav.home')), h('a', { href: '#/review', class: 'top-link', id: 'nav-review' }, t('nav.review')), select),
   );
   document.title = t('app.title');
 }
@@ -153,7 +156,7 @@ function familyOf(r) {
   return f;
 }
 
-async function showLobby(routeId) {
+async function showLobby(routeId, preset) {
   const root = main();
   fill(root, h('p', { class: 'loading' }, t('lobby.loading')));
   let rules;
@@ -175,6 +178,7 @@ async function showLobby(routeId) {
     options: saved.options || {},
     file: null, // {name, text}
   };
+  const startPos = startPositionField(preset, state, rules);
   const save = () => store.set('ur.lobby', { rules: state.rules, mode: state.mode, bot: state.bot, seat: state.seat, options: state.options });
 
   const families = ['race', 'bens', 'tower'];
@@ -298,6 +302,7 @@ async function showLobby(routeId) {
     }
     if (state.mode === 'bot') body.bot = state.bot;
     if (state.mode !== 'hotseat') body.seat = state.seat;
+    if (startPos.value()) body.position = startPos.value();
     try {
       const res = await fetchJSON('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const r = rules.find((x) => x.id === state.rules);
@@ -322,7 +327,8 @@ async function showLobby(routeId) {
       h('summary', {}, t('lobby.custom')),
       h('p', { class: 'muted' }, t('lobby.custom.hint')),
       h('label', { class: 'file' }, h('span', { class: 'sr-only' }, t('lobby.custom')), fileInput),
-      fileInfo, clearFile)),
+      fileInfo, clearFile),
+    startPos.el),
   h('section', { class: 'card' }, modeField, h('div', { class: 'row' }, levelField, seatField)),
   errorEl,
   start);
@@ -724,6 +730,7 @@ class GameScreen {
     el.watching = h('p', { class: 'watching', hidden: true });
     el.title = h('h1', { class: 'game-title' });
     el.rulesLink = h('a', { class: 'button', id: 'rules-link', href: '#' }, t('game.rules'));
+    el.position = positionLine();
     this.el = el;
     this.show();
   }
@@ -736,6 +743,7 @@ class GameScreen {
         el.players.dark,
         el.boardWrap,
         el.players.light,
+        el.position.el,
         el.notes),
       h('div', { class: 'side' },
         el.status,
@@ -770,6 +778,7 @@ class GameScreen {
       root.dataset.winner = v.winner || '';
     }
     this.renderBoard();
+    el.position.show(v);
     this.renderPlayers();
     this.renderStatus();
     this.renderControls();
@@ -1022,6 +1031,7 @@ class GameScreen {
       h('p', { class: 'result' }, this.statusText()),
       h('div', { class: 'row' },
         h('a', { class: 'button', id: 'record', href: '/api/games/' + encodeURIComponent(this.id) + '/record', download: 'ur-' + v.rules.id + '-' + this.id.slice(0, 8) + '.json' }, t('game.record')),
+        h('a', { class: 'button', id: 'review-game', href: '#/review/' + encodeURIComponent(this.id) }, t('game.review')),
         again,
         h('a', { class: 'button', id: 'new-game', href: '#/' }, t('game.newGame'))));
   }

@@ -34,6 +34,8 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/rules/{id}", get(rules_one))
         .route("/api/games", post(create))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/review", get(crate::review_api::game_review))
+        .route("/api/review", post(crate::review_api::upload_review).layer(DefaultBodyLimit::max(2 * crate::review_api::MAX_RECORD)))
         .route("/ws/{id}", get(crate::ws::upgrade))
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(hub)
@@ -145,6 +147,8 @@ struct CreateReq {
     bot: Option<Value>,
     seat: Option<String>,
     first: Option<String>,
+    /// A position string to start from (docs/positions.md); its side moves first.
+    position: Option<String>,
 }
 
 async fn create(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<SocketAddr>, body: axum::body::Bytes) -> Response {
@@ -187,10 +191,17 @@ async fn create(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<Sock
         },
     };
     let new = NewGame { rules, options, first };
-    let session = match hub.session(&new) {
+    let mut session = match hub.session(&new) {
         Ok(s) => s,
         Err(e) => return refuse(StatusCode::BAD_REQUEST, "bad_rules", e),
     };
+    if let Some(text) = &req.position {
+        if let Err(e) = session.set_text(text) {
+            return refuse(StatusCode::BAD_REQUEST, "bad_position", e.to_string());
+        }
+    }
+    // The start as a position string, which replays the same everywhere.
+    let start = req.position.as_ref().map(|_| session.game().position_string());
     let seat = match req.seat.as_deref().unwrap_or("random") {
         "random" => {
             if OsRng.next_u32() & 1 == 0 {
@@ -255,8 +266,9 @@ async fn create(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<Sock
         status: "playing".into(),
         winner: None,
         created_ms: now_ms(),
+        start: start.clone(),
     };
-    let meta = Meta { id: id.clone(), new, mode: req.mode.clone(), bots, bot, tokens };
+    let meta = Meta { id: id.clone(), new, mode: req.mode.clone(), bots, bot, tokens, start };
     if let Err(e) = hub.create(row, meta, session).await {
         return refuse(StatusCode::SERVICE_UNAVAILABLE, "storage", format!("the game could not be stored: {e}"));
     }

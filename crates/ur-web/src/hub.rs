@@ -26,6 +26,8 @@ pub struct Hub {
     pub conns: StdMutex<HashMap<IpAddr, usize>>,
     /// Games created per client address (a token bucket each).
     pub creations: StdMutex<HashMap<IpAddr, (f64, std::time::Instant)>>,
+    /// Permits to think out a bot's move ([`Config::bot_threads`] of them).
+    pub(crate) bot_gate: tokio::sync::Semaphore,
 }
 
 /// Replays one stored step into a session; `abandon` steps set the status.
@@ -71,6 +73,7 @@ pub fn new_game_of(row: &GameRow) -> Result<NewGame, String> {
 impl Hub {
     pub fn new(cfg: Config, store: Store) -> Hub {
         let tables = CachedTables::new(cfg.tables.clone());
+        let cfg_bot_threads = cfg.bot_threads.max(1);
         Hub {
             cfg,
             store,
@@ -79,6 +82,7 @@ impl Hub {
             proc_id: secret(),
             conns: StdMutex::new(HashMap::new()),
             creations: StdMutex::new(HashMap::new()),
+            bot_gate: tokio::sync::Semaphore::new(cfg_bot_threads),
         }
     }
 
@@ -157,7 +161,7 @@ impl Hub {
 
     fn rebuild(&self, row: &GameRow, events: &[EventRow]) -> Result<Arc<LiveGame>, String> {
         let new = new_game_of(row)?;
-        let (session, seq, status, winner) = self.replayed(&new, events)?;
+        let (session, seq, status, winner) = self.replayed(&new, row.start.as_deref(), events)?;
         let side = |s: &str| s == "bot";
         let meta = Meta {
             id: row.id.clone(),
@@ -166,12 +170,21 @@ impl Hub {
             bots: [side(&row.light), side(&row.dark)],
             bot: row.bot.clone(),
             tokens: [row.token_light.clone(), row.token_dark.clone()],
+            start: row.start.clone(),
         };
         Ok(self.live(meta, session, seq, status, winner))
     }
 
-    pub(crate) fn replayed(&self, new: &NewGame, events: &[EventRow]) -> Result<(Session, u64, String, Option<String>), String> {
+    pub(crate) fn replayed(
+        &self,
+        new: &NewGame,
+        start: Option<&str>,
+        events: &[EventRow],
+    ) -> Result<(Session, u64, String, Option<String>), String> {
         let mut session = self.session(new)?;
+        if let Some(text) = start {
+            session.set_text(text).map_err(|e| format!("start position: {e}"))?;
+        }
         let (mut status, mut winner) = ("playing".to_string(), None);
         let mut seq = 0;
         for ev in events {

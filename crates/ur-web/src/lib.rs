@@ -7,6 +7,8 @@ pub mod client;
 pub mod http;
 pub mod hub;
 pub mod live;
+pub mod review_api;
+pub mod review_page;
 pub mod store;
 pub mod ws;
 
@@ -46,6 +48,9 @@ pub struct Config {
     pub db: Db,
     /// How long a bot waits before each of its steps.
     pub bot_delay: Duration,
+    /// How many bot moves are thought out at once: the rest wait, so that
+    /// bots never take the cores the players' moves need.
+    pub bot_threads: usize,
     /// The table store (solved tables for hints, level 5 and perfect play).
     pub tables: Option<PathBuf>,
     /// How long an online player who dropped has to come back.
@@ -77,6 +82,7 @@ impl Config {
             addr: addr.into(),
             db,
             bot_delay: Duration::from_millis(700),
+            bot_threads: default_bot_threads(),
             tables: None,
             reconnect: Duration::from_secs(300),
             max_message: 4096,
@@ -89,6 +95,11 @@ impl Config {
             quiet: false,
         }
     }
+}
+
+/// Bots think on all cores but one (at least one).
+pub fn default_bot_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
 }
 
 /// Why the server could not start or stopped.

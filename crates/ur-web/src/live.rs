@@ -174,6 +174,8 @@ pub struct Meta {
     pub bots: [bool; 2],
     pub bot: Option<String>,
     pub tokens: [Option<String>; 2],
+    /// The position string the game started from, if not the start.
+    pub start: Option<String>,
 }
 
 impl Meta {
@@ -297,6 +299,10 @@ impl LiveGame {
         let (game, hub) = (self.clone(), hub.clone());
         tokio::spawn(async move {
             tokio::time::sleep(hub.cfg.bot_delay).await;
+            // A move to think out waits for a permit first, without the game's
+            // lock, so that a queue of bots holds up no player's message.
+            let choosing = matches!(game.state.lock().await.session.game().turn(), Turn::Decide(_));
+            let _permit = if choosing { hub.bot_gate.acquire().await.ok() } else { None };
             let mut st = game.state.lock().await;
             st.bot_pending = false;
             if !game.bot_to_move(&st) {
@@ -430,7 +436,7 @@ impl LiveGame {
     /// Rebuilds the session from the store (after a failed write).
     async fn reload(self: &Arc<Self>, hub: &Arc<Hub>, st: &mut State) {
         match hub.store.load(&self.meta.id, 0).await {
-            Ok(Some((_, events))) => match hub.replayed(&self.meta.new, &events) {
+            Ok(Some((_, events))) => match hub.replayed(&self.meta.new, self.meta.start.as_deref(), &events) {
                 Ok((session, seq, status, winner)) => {
                     (st.session, st.seq, st.status, st.winner) = (session, seq, status, winner);
                     self.after_change(hub, st);

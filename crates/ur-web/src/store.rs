@@ -40,7 +40,7 @@ const MIGRATIONS: &[&str] = &["CREATE TABLE games (
         action TEXT,
         at_ms BIGINT NOT NULL,
         PRIMARY KEY (game, seq)
-    );"];
+    );", "ALTER TABLE games ADD COLUMN start TEXT;"];
 
 /// Query connections per process: commits in flight at once, which the
 /// server syncs to disk together (group commit).
@@ -70,6 +70,8 @@ pub struct GameRow {
     pub status: String,
     pub winner: Option<String>,
     pub created_ms: i64,
+    /// The position string the game started from, if not the start.
+    pub start: Option<String>,
 }
 
 /// One step of a game.
@@ -157,11 +159,11 @@ impl Store {
             Store::Sqlite(s) => {
                 s.call(move |c| {
                     c.execute(
-                        "INSERT INTO games (id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms, updated_ms)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14)",
+                        "INSERT INTO games (id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms, updated_ms, start)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14, ?15)",
                         rusqlite::params![
                             row.id, row.rules_id, row.rules_file, row.options, row.first, row.mode, row.light, row.dark, row.bot,
-                            row.token_light, row.token_dark, row.status, row.winner, row.created_ms
+                            row.token_light, row.token_dark, row.status, row.winner, row.created_ms, row.start
                         ],
                     )
                     .map(drop)
@@ -171,11 +173,11 @@ impl Store {
             Store::Postgres(p) => {
                 p.client()
                     .execute(
-                        "INSERT INTO games (id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms, updated_ms)
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)",
+                        "INSERT INTO games (id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms, updated_ms, start)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15)",
                         &[
                             &row.id, &row.rules_id, &row.rules_file, &row.options, &row.first, &row.mode, &row.light, &row.dark, &row.bot,
-                            &row.token_light, &row.token_dark, &row.status, &row.winner, &row.created_ms,
+                            &row.token_light, &row.token_dark, &row.status, &row.winner, &row.created_ms, &row.start,
                         ],
                     )
                     .await?;
@@ -238,7 +240,7 @@ impl Store {
             Store::Sqlite(s) => {
                 s.call(move |c| {
                     let row = c.query_row(
-                        "SELECT id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms
+                        "SELECT id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms, start
                          FROM games WHERE id = ?1",
                         [&id],
                         |r| {
@@ -257,6 +259,7 @@ impl Store {
                                 status: r.get(11)?,
                                 winner: r.get(12)?,
                                 created_ms: r.get(13)?,
+                                start: r.get(14)?,
                             })
                         },
                     );
@@ -281,7 +284,7 @@ impl Store {
                 let c = p.client();
                 let rows = c
                     .query(
-                        "SELECT id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms
+                        "SELECT id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms, start
                          FROM games WHERE id = $1",
                         &[&id],
                     )
@@ -302,6 +305,7 @@ impl Store {
                     status: r.get(11),
                     winner: r.get(12),
                     created_ms: r.get(13),
+                    start: r.get(14),
                 };
                 let events = c
                     .query("SELECT seq, kind, raw, action_index, action FROM events WHERE game = $1 AND seq > $2 ORDER BY seq", &[&id, &after])

@@ -128,7 +128,11 @@ impl Engine {
             }
             "set" => {
                 let pos = req.obj.get("position").ok_or_else(|| format!(r#"set needs "position", {}"#, reply::position_shape(s.game())))?;
-                s.set(pos).map_err(|e| refusal(s, e))?;
+                match pos {
+                    Value::String(text) => s.set_text(text),
+                    json => s.set(json),
+                }
+                .map_err(|e| refusal(s, e))?;
                 Ok(reply::show(s))
             }
             "show" => Ok(reply::show(s)),

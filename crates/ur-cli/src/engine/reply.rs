@@ -64,6 +64,7 @@ pub fn show(s: &Session) -> Map<String, Value> {
     m.insert("rules".into(), json!(game.rule_id()));
     m.insert("family".into(), json!(game.family()));
     m.insert("position".into(), game.position_json());
+    m.insert("position_string".into(), json!(game.position_string()));
     m.insert("board".into(), json!(game.board_text().trim_end()));
     if let Some(view) = race_view(game) {
         if let Some((raw, value)) = view.throw {
@@ -170,8 +171,8 @@ pub fn hint(hint: &Hint, judge: &Judge) -> Map<String, Value> {
 /// The shape of a position, for error messages.
 pub fn position_shape(game: &AnyGame) -> String {
     match game.family() {
-        Family::Race => format!("shaped {RACE_POSITION}"),
-        _ => r#"shaped as "position" in the reply to {"cmd":"show"}"#.into(),
+        Family::Race => format!(r#"a position string such as "l:469.1,2d" (docs/positions.md) or JSON shaped {RACE_POSITION}"#),
+        _ => r#"a position string (docs/positions.md) or JSON shaped as "position" in the reply to {"cmd":"show"}"#.into(),
     }
 }
 

@@ -58,6 +58,10 @@ pub struct PlayCmd {
     /// Go on with an unfinished game saved with --save (its rules and first player come from the file).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["rules", "rules_file", "pieces", "options", "first"])]
     resume: Option<PathBuf>,
+    /// Start from this position instead of the start: a position string such as `l:469.1,2d`
+    /// (docs/positions.md; its side moves first) or the position's JSON.
+    #[arg(long, value_name = "POSITION", conflicts_with_all = ["resume", "first"])]
+    from: Option<String>,
     /// Print only the result (for bot-against-bot games).
     #[arg(long)]
     quiet: bool,
@@ -174,7 +178,11 @@ impl PlayCmd {
             s => Side::parse(s).ok_or_else(|| anyhow!("--first must be light, dark or rolloff, not '{s}'"))?,
         };
         let mut new = NewGame { rules, options, first };
-        let session = Session::new(&new, tables).map_err(|e| anyhow!("{e}"))?;
+        let mut session = Session::new(&new, tables).map_err(|e| anyhow!("{e}"))?;
+        if let Some(text) = &self.from {
+            session.set_text(text).map_err(|e| anyhow!("--from: {e}"))?;
+            return Ok(session);
+        }
         if self.first != "rolloff" {
             return Ok(session);
         }

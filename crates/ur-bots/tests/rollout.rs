@@ -1,0 +1,248 @@
+//! The rollout judge against a solved table (its intervals should hold the
+//! exact values about 95% of the time), its reviews of the families beyond
+//! the race, and its determinism.
+
+use std::sync::Arc;
+
+use ur_bots::review::{review, Judge, NoteKind, Verdict, BLUNDER, INACCURACY, MISTAKE};
+use ur_bots::review_any::{review_any, AnyNoteKind, AnyReview, AnyStep};
+use ur_bots::rollout::{RolloutConfig, RolloutJudge};
+use ur_bots::{make_bot, play_race, Oracle};
+use ur_rules::{Action, AnyAction, AnyGame, Game, GameRecord, OptionValue, Options, Playable, Rules, Side, Turn};
+
+fn rules(id: &str, pieces: i64) -> Arc<Rules> {
+    let opts: Options = [("pieces".to_string(), OptionValue::Int(pieces))].into();
+    Arc::new(Rules::builtin_with(id, &opts).unwrap())
+}
+
+/// A table of `rules`, solved here.
+fn oracle(rules: &Arc<Rules>, dir: &std::path::Path) -> Oracle {
+    use ur_solve::{solve, Indexer, Silent, SolveConfig};
+    let index = Indexer::new(rules).unwrap();
+    let sol = solve(rules, &index, &SolveConfig::default(), &Silent).unwrap();
+    let path = dir.join("t.urt");
+    ur_solve::table::write_table(&path, rules, &index, &sol.values, ur_solve::Encoding::F64, sol.residual, 1e-12).unwrap();
+    Oracle::new(Arc::new(ur_solve::Table::open(&path).unwrap()), rules.clone(), &path).unwrap()
+}
+
+/// A race game's start and steps.
+fn race_steps(game: &Game) -> (AnyGame, Vec<AnyStep>, GameRecord) {
+    let record = GameRecord::of(game, None);
+    let start = AnyGame::Race(record.start_game().unwrap());
+    let steps = record
+        .actions
+        .iter()
+        .map(|&a| match a {
+            Action::Roll(raw) => AnyStep::Roll(raw),
+            a => AnyStep::Act(AnyAction::Race(a)),
+        })
+        .collect();
+    (start, steps, record)
+}
+
+/// The verdict's range, best and good as one.
+fn class(loss: f64) -> u8 {
+    u8::from(loss >= INACCURACY) + u8::from(loss >= MISTAKE) + u8::from(loss >= BLUNDER)
+}
+
+#[derive(Default, Debug)]
+struct Tally {
+    values: (u32, u32),
+    losses: (u32, u32),
+    verdicts: (u32, u32),
+    unsure: u32,
+}
+
+fn count(pair: &mut (u32, u32), ok: bool) {
+    pair.0 += u32::from(ok);
+    pair.1 += 1;
+}
+
+/// Checks one rollout review against the table's, decision by decision.
+fn compare(table: &Judge, start: &AnyGame, steps: &[AnyStep], rev: &AnyReview, t: &mut Tally) {
+    let mut game = start.as_race().unwrap().clone();
+    let mut notes = rev.notes.iter().peekable();
+    for (index, step) in steps.iter().enumerate() {
+        let note = notes.next_if(|n| n.step == index);
+        match (step, note.map(|n| &n.kind)) {
+            (AnyStep::Roll(raw), Some(AnyNoteKind::Roll { before, .. })) => {
+                let (exact, _) = table.roll(&game, *raw);
+                count(&mut t.values, before.contains(exact));
+            }
+            (AnyStep::Act(_), Some(AnyNoteKind::Decision { choices, best, played, loss, verdict, sure, .. })) => {
+                let exact = table.action_values(&game);
+                let value_of = |text: &str| exact.iter().find(|(a, _)| a.to_string() == *text).map(|x| x.1).unwrap();
+                for c in choices {
+                    count(&mut t.values, c.win.contains(value_of(&c.action)));
+                }
+                let exact_loss = value_of(best) - value_of(played);
+                if best != played {
+                    count(&mut t.losses, loss.contains(exact_loss));
+                }
+                let table_loss = exact[0].1 - value_of(played);
+                if *sure {
+                    count(&mut t.verdicts, class(loss.mean) == class(table_loss) || *verdict == Verdict::Best && class(table_loss) == 0);
+                } else {
+                    t.unsure += 1;
+                }
+            }
+            (_, None) => {}
+            (s, Some(k)) => panic!("step {index} {s:?} got note {k:?}"),
+        }
+        let action = match step {
+            AnyStep::Roll(raw) => Action::Roll(*raw),
+            AnyStep::Act(a) => *a.as_race().unwrap(),
+        };
+        game.apply(action).unwrap();
+    }
+    assert!(notes.next().is_none(), "every note belongs to a step");
+}
+
+/// The rollout reviews of three games of 2-piece Finkel (a weak player,
+/// soft-max noise and 30% random decisions, against level 3) compared
+/// with the table's, under `config` with each game's seed.
+fn against_the_table(config: &RolloutConfig) -> Tally {
+    let r = rules("finkel", 2);
+    let dir = tempfile::tempdir().unwrap();
+    let table = Judge::Table(oracle(&r, dir.path()));
+    let mut tally = Tally::default();
+    for seed in 1..=3 {
+        let mut light = make_bot("noisy:0.02:0.3", seed).unwrap();
+        let mut dark = make_bot("level3", seed + 100).unwrap();
+        let game = play_race(&r, &mut *light, &mut *dark, seed, usize::MAX).unwrap();
+        let (start, steps, record) = race_steps(&game);
+        let judge = RolloutJudge::new(&start, RolloutConfig { seed, ..config.clone() });
+        let rev = review_any(&start, &steps, &judge, |_| {}).unwrap();
+        assert_eq!(rev.winner, game.winner());
+        let exact = review(&record, &table, |_| {}).unwrap();
+        let exact_decisions = exact.notes.iter().filter(|n| matches!(n.kind, NoteKind::Decision { .. })).count();
+        let our_decisions = rev.notes.iter().filter(|n| matches!(n.kind, AnyNoteKind::Decision { .. })).count();
+        assert_eq!(our_decisions, exact_decisions, "the same decisions are judged (seed {seed})");
+        compare(&table, &start, &steps, &rev, &mut tally);
+    }
+    eprintln!("{}: {tally:?}", config.truncate.map_or("played to the end".into(), |t| format!("truncated after {t} rolls")));
+    assert!(tally.values.1 > 100 && tally.losses.1 > 10, "{tally:?}");
+    tally
+}
+
+fn share((ok, n): (u32, u32)) -> f64 {
+    f64::from(ok) / f64::from(n.max(1))
+}
+
+#[test]
+fn on_a_solved_race_the_intervals_hold_the_exact_values() {
+    // Played to the end, the values are the policy's (one move ahead by
+    // the learned evaluation), close to perfect play's here.
+    let tally = against_the_table(&RolloutConfig { truncate: None, ..RolloutConfig::with(400, 0) });
+    assert!(share(tally.values) >= 0.85, "values inside their interval: {tally:?}");
+    assert!(share(tally.losses) >= 0.85, "losses inside their interval: {tally:?}");
+    assert!(share(tally.verdicts) >= 0.9, "sure verdicts agreeing with the table's: {tally:?}");
+}
+
+#[test]
+fn truncated_by_the_evaluation_the_verdicts_still_agree() {
+    // The evaluation's own error at the truncation adds a bias that the
+    // intervals do not cover (about 84% of values inside when measured);
+    // the verdicts, from paired differences, keep agreeing.
+    let tally = against_the_table(&RolloutConfig::with(400, 0));
+    assert!(share(tally.values) >= 0.75, "values inside their interval: {tally:?}");
+    assert!(share(tally.losses) >= 0.8, "losses inside their interval: {tally:?}");
+    assert!(share(tally.verdicts) >= 0.9, "sure verdicts agreeing with the table's: {tally:?}");
+}
+
+/// A game of a built-in rule set between two bots, capped at `max_steps`.
+fn bot_game(id: &str, light: &str, dark: &str, seed: u64, max_steps: usize) -> (AnyGame, Vec<AnyStep>, AnyGame) {
+    use rand::SeedableRng;
+    let start = AnyGame::new(id, &Options::new(), Side::Light).unwrap();
+    let mut bots = [make_bot(light, seed).unwrap(), make_bot(dark, seed + 1).unwrap()];
+    let mut dice = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let (mut game, mut steps) = (start.clone(), Vec::new());
+    while steps.len() < max_steps {
+        let step = match game.turn() {
+            Turn::Over(_) => break,
+            Turn::Roll(_) => AnyStep::Roll(game.roll_with(&mut dice).unwrap()),
+            Turn::Decide(side) => {
+                let a = bots[side.index()].decide(&game);
+                game.apply(&a).unwrap();
+                AnyStep::Act(a)
+            }
+        };
+        steps.push(step);
+    }
+    (start, steps, game)
+}
+
+#[test]
+fn games_beyond_the_race_get_sane_reviews() {
+    for id in ["bens-ur", "ludens-akalandung", "guard-d6"] {
+        let (start, steps, end) = bot_game(id, "greedy", "random", 5, 400);
+        let judge = RolloutJudge::new(&start, RolloutConfig::with(24, 3));
+        let mut done = 0;
+        let rev = review_any(&start, &steps, &judge, |d| done = d).unwrap();
+        assert_eq!(done, steps.len(), "{id}");
+        assert_eq!((rev.over, rev.winner), (matches!(end.turn(), Turn::Over(_)), end.winner()), "{id}");
+        assert!(rev.judge.starts_with("rollout:24"), "{}", rev.judge);
+        let rolls = steps.iter().filter(|s| matches!(s, AnyStep::Roll(_))).count() as u32;
+        assert_eq!(rev.sides[0].rolls + rev.sides[1].rolls, rolls, "{id}: every roll judged");
+        for s in &rev.sides {
+            assert!(s.decisions > 0, "{id}: {s:?}");
+            assert!(s.best + s.inaccuracies + s.mistakes + s.blunders <= s.decisions, "{id}: {s:?}");
+            assert!(s.total_loss >= 0.0 && s.total_loss <= f64::from(s.decisions), "{id}: {s:?}");
+            assert!(s.luck.is_finite() && s.luck.abs() <= f64::from(s.rolls), "{id}: {s:?}");
+        }
+        for note in &rev.notes {
+            match &note.kind {
+                AnyNoteKind::Roll { before, after, luck, .. } => {
+                    assert!((0.0..=1.0).contains(&before.mean) && (0.0..=1.0).contains(&after.mean), "{id}: {note:?}");
+                    assert!((luck.mean - (after.mean - before.mean)).abs() < 1e-9, "{id}: {note:?}");
+                }
+                AnyNoteKind::Decision { choices, loss, best_value, played_value, .. } => {
+                    assert!(choices.len() >= 2 && choices.windows(2).all(|w| w[0].win.mean >= w[1].win.mean), "{id}: {note:?}");
+                    assert!((loss.mean - (best_value.mean - played_value.mean)).abs() < 1e-9 && loss.mean >= 0.0, "{id}: {note:?}");
+                    assert!(choices.iter().all(|c| c.win.half > 0.0 && !c.action.is_empty()), "{id}: {note:?}");
+                }
+            }
+        }
+        // The random side loses more per decision than the greedy one.
+        let [greedy, random] = &rev.sides;
+        assert!(random.mean_loss() > greedy.mean_loss(), "{id}: greedy {greedy:?}, random {random:?}");
+        let json = serde_json::to_value(&rev).unwrap();
+        assert!(json["notes"].as_array().is_some_and(|n| !n.is_empty()), "{id}");
+    }
+}
+
+#[test]
+fn a_seed_gives_the_same_review_on_any_number_of_threads() {
+    let (start, steps, _) = bot_game("ravensburg-1977", "greedy", "level3", 9, 120);
+    let run = |threads: usize, seed: u64| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let judge = RolloutJudge::new(&start, RolloutConfig::with(12, seed));
+        pool.install(|| review_any(&start, &steps, &judge, |_| {}).unwrap())
+    };
+    let one = run(1, 4);
+    assert_eq!(one, run(2, 4));
+    assert_eq!(one, run(3, 4));
+    assert_ne!(one, run(2, 5), "another seed throws other dice");
+}
+
+#[test]
+fn a_step_that_does_not_replay_is_named() {
+    let start = AnyGame::new("bens-ur", &Options::new(), Side::Light).unwrap();
+    let judge = RolloutJudge::new(&start, RolloutConfig::with(2, 0));
+    let e = review_any(&start, &[AnyStep::Roll(99)], &judge, |_| {}).unwrap_err();
+    assert!(e.to_string().starts_with("step 0 (roll 99) is illegal"), "{e}");
+}
+
+/// A measurement, not a check (`cargo test -p ur-bots --test rollout -- --ignored --nocapture`):
+/// a stronger policy for the playouts' first rolls against the cheap one throughout.
+#[test]
+#[ignore]
+fn measure_head_policies_against_the_table() {
+    use ur_bots::rollout::Policy;
+    for (head, turns) in [(Policy::Greedy, 0), (Policy::Expectimax(2), 1), (Policy::Expectimax(2), 2)] {
+        let config = RolloutConfig { head, head_turns: turns, truncate: None, ..RolloutConfig::with(400, 0) };
+        let t0 = std::time::Instant::now();
+        let tally = against_the_table(&config);
+        eprintln!("head {} for {turns} rolls: {:.1} s, {tally:?}", head.name(), t0.elapsed().as_secs_f64());
+    }
+}

@@ -1,0 +1,425 @@
+//! A review as a document: what the html report of `ur review --format
+//! html` and the browser app's review screen both draw (the same
+//! `assets/review.js`). It holds no html, only the game's steps as a judge
+//! saw them, light's win chance after each (the chart), each side's totals,
+//! and for every inaccuracy or worse the board before it.
+//!
+//! The document is family-neutral: a judge of any kind fills [`Judged`]
+//! entries (values with an optional ± interval) and [`build`] walks the
+//! record to add the texts, the turns and the boards. [`from_race_review`]
+//! does it for today's race [`Review`]. Every JSON name here is read by
+//! `crates/ur-web/assets/review.js` (docs/review.md).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use ur_bots::review::{same_action, Judge, NoteKind, Review, Verdict};
+use ur_rules::{Action, AnyAction, AnyGame, Options, Playable, Side, Turn};
+
+use crate::records::SavedGame;
+use crate::view::{view_of, GameView, SideView};
+use crate::SessionError;
+
+/// A reviewed game, ready to draw.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReviewDoc {
+    pub rules: DocRules,
+    pub judge: DocJudge,
+    /// `[light, dark]`: each side's key and its name in this rule set.
+    pub sides: [SideView; 2],
+    /// The winner's side key, `draw`, or none for an unfinished game.
+    pub winner: Option<String>,
+    /// Light's win probability before the first step.
+    pub start: f64,
+    /// Every step of the record, in order.
+    pub steps: Vec<DocStep>,
+    /// Light's win probability after each step: one entry per step.
+    pub light_win: Vec<f64>,
+    /// `[light, dark]`.
+    pub totals: [DocTotals; 2],
+    /// Each inaccuracy, mistake and blunder with its board, in game order.
+    pub errors: Vec<DocError>,
+}
+
+/// Which rule set was played.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DocRules {
+    pub id: String,
+    pub name: String,
+    /// `race`, `bens` or `tower`.
+    pub family: String,
+    pub options: Options,
+}
+
+/// Who judged, and how far to trust it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DocJudge {
+    /// `table`, `expectimax:D`, or another judge's own name.
+    pub name: String,
+    /// Exact values (a solved table), not estimates.
+    pub exact: bool,
+    /// The table's file, when a table judged.
+    pub table: Option<String>,
+    /// An estimating judge's typical ± half-width of a value, when it states one.
+    pub interval: Option<f64>,
+    /// The confidence of those intervals (0.95 for 95 %), when stated.
+    pub confidence: Option<f64>,
+}
+
+/// One step of the game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DocStep {
+    /// The step's place in the record (0 for the first).
+    pub index: usize,
+    /// Turns counted from 1; a turn is one side's run of steps.
+    pub turn: u32,
+    /// `light` or `dark`.
+    pub side: String,
+    #[serde(flatten)]
+    pub kind: StepKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum StepKind {
+    /// A roll: the roller's win probability before and after it (best play
+    /// assumed), and the difference, its luck.
+    Roll { raw: u8, text: String, before: f64, after: f64, luck: f64, interval: Option<f64> },
+    /// A choice among two or more actions, judged.
+    Decision {
+        played: String,
+        played_value: f64,
+        best: String,
+        best_value: f64,
+        choices: usize,
+        loss: f64,
+        verdict: Verdict,
+        /// ± half-width of the values, for an estimating judge that states one.
+        interval: Option<f64>,
+    },
+    /// A step the judge said nothing of: a forced move, an unjudged choice.
+    Other { played: String },
+}
+
+/// One side's totals, as GNU Backgammon reports a player's.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct DocTotals {
+    pub decisions: u32,
+    pub best: u32,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+    /// Win probability lost by all decisions together.
+    pub total_loss: f64,
+    /// Mean loss per decision (0 with none).
+    pub error_rate: f64,
+    pub rolls: u32,
+    /// The side's rolls' luck summed.
+    pub luck: f64,
+    /// 1 for a win, 0 for a loss, ½ for a draw; none while unfinished.
+    pub result: Option<f64>,
+    /// The result minus the luck that favoured this side over the other
+    /// (its luck minus the opponent's): what skill alone earned.
+    pub luck_adjusted: Option<f64>,
+}
+
+/// An inaccuracy or worse, with what is needed to draw it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DocError {
+    /// Its entry in [`ReviewDoc::steps`].
+    pub step: usize,
+    /// The game just before the decision: its board, throw and open actions.
+    pub view: GameView,
+    /// The played and the best choice as indices into `view.actions`.
+    pub played: Option<usize>,
+    pub best: Option<usize>,
+}
+
+/// What a judge said of one step, for any family; keyed by the step's index.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Judged {
+    /// The roller's win probability before and after the roll.
+    Roll { before: f64, after: f64, interval: Option<f64> },
+    /// The mover's win probability after the played and after the best choice.
+    Decision { played_value: f64, best: AnyAction, best_value: f64, choices: usize, interval: Option<f64> },
+}
+
+/// The document of a race game judged by [`ur_bots::review::review`].
+///
+/// # Errors
+/// The record does not replay.
+pub fn from_race_review(
+    saved: &SavedGame,
+    judge: &Judge,
+    table: Option<&std::path::Path>,
+    review: &Review,
+) -> Result<ReviewDoc, SessionError> {
+    let judged = review
+        .notes
+        .iter()
+        .map(|n| {
+            let j = match n.kind {
+                NoteKind::Roll { before, after, .. } => Judged::Roll { before, after, interval: None },
+                NoteKind::Decision { played_value, best, best_value, choices, .. } => {
+                    Judged::Decision { played_value, best: AnyAction::Race(best), best_value, choices, interval: None }
+                }
+            };
+            (n.action, j)
+        })
+        .collect();
+    let info = DocJudge {
+        name: judge.name(),
+        exact: judge.exact(),
+        table: table.map(|p| p.display().to_string()),
+        interval: None,
+        confidence: None,
+    };
+    build(saved, info, &judged)
+}
+
+/// A record's step, ready to play on an [`AnyGame`].
+enum RecStep {
+    Roll(u8),
+    Act(AnyAction),
+}
+
+/// Walks the record and makes the document from what the judge said.
+///
+/// # Errors
+/// The record does not replay.
+pub fn build(saved: &SavedGame, judge: DocJudge, judged: &BTreeMap<usize, Judged>) -> Result<ReviewDoc, SessionError> {
+    let bad = |e: &dyn std::fmt::Display| SessionError::Record(e.to_string());
+    let mut game = start_game(saved)?;
+    let sides = view_of(&game).sides;
+    let mut walk = Walk::default();
+    for index in 0..step_count(saved) {
+        let step = step_at(saved, &game, index)?;
+        let side = mover(&game);
+        walk.turn_of(side);
+        let before = game.clone();
+        match &step {
+            RecStep::Roll(raw) => game.roll(*raw).map_err(|e| bad(&e))?,
+            RecStep::Act(a) => game.apply(a).map_err(|e| bad(&e))?,
+        }
+        walk.add(index, side, &before, &game, &step, judged.get(&index));
+    }
+    let winner = match game.turn() {
+        Turn::Over(w) => Some(w.map_or("draw".into(), |s| s.name().to_string())),
+        _ => None,
+    };
+    let totals = totals(&walk.steps, result_of(&game));
+    let rules = DocRules {
+        id: game.rule_id().to_string(),
+        name: ur_rules::narrate::rule_set_name(&game),
+        family: serde_json::to_value(game.family()).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
+        options: options_of(saved),
+    };
+    Ok(ReviewDoc {
+        rules,
+        judge,
+        sides,
+        winner,
+        start: walk.start.unwrap_or(0.5),
+        steps: walk.steps,
+        light_win: walk.light_win,
+        totals,
+        errors: walk.errors,
+    })
+}
+
+/// The document's steps and chart as the record is walked.
+#[derive(Default)]
+struct Walk {
+    steps: Vec<DocStep>,
+    light_win: Vec<f64>,
+    errors: Vec<DocError>,
+    start: Option<f64>,
+    turn: u32,
+    last: Option<Side>,
+}
+
+impl Walk {
+    fn turn_of(&mut self, side: Side) {
+        if self.last != Some(side) {
+            self.turn += 1;
+            self.last = Some(side);
+        }
+    }
+
+    /// One step played from `before` to `after`.
+    fn add(&mut self, index: usize, side: Side, before: &AnyGame, after: &AnyGame, step: &RecStep, judged: Option<&Judged>) {
+        let for_light = |v: f64| if side == Side::Light { v } else { 1.0 - v };
+        let previous = self.light_win.last().copied();
+        let (kind, light) = match (step, judged) {
+            (RecStep::Roll(raw), Some(&Judged::Roll { before: v0, after: v1, interval })) => {
+                self.start.get_or_insert(for_light(v0));
+                // A throw that moves nothing has passed the turn: no throw is left to show.
+                let text = view_of(after).throw.filter(|t| t.raw == *raw).map_or_else(|| format!("threw {raw}: no move"), |t| t.text);
+                (StepKind::Roll { raw: *raw, text, before: v0, after: v1, luck: v1 - v0, interval }, Some(for_light(v1)))
+            }
+            (RecStep::Act(played), Some(Judged::Decision { played_value, best, best_value, choices, interval })) => {
+                self.start.get_or_insert(for_light(*best_value));
+                let view = view_of(before);
+                let open = before.actions();
+                let find = |a: &AnyAction| open.iter().position(|o| same(o, a));
+                let (p, b) = (find(played), find(best));
+                let text =
+                    |i: Option<usize>, a: &AnyAction| i.and_then(|i| view.actions.get(i)).map_or_else(|| a.to_string(), |v| v.text.clone());
+                let loss = (best_value - played_value).max(0.0);
+                let verdict = Verdict::of(loss);
+                let kind = StepKind::Decision {
+                    played: text(p, played),
+                    played_value: *played_value,
+                    best: text(b, best),
+                    best_value: *best_value,
+                    choices: *choices,
+                    loss,
+                    verdict,
+                    interval: *interval,
+                };
+                if verdict >= Verdict::Inaccuracy {
+                    self.errors.push(DocError { step: self.steps.len(), view, played: p, best: b });
+                }
+                (kind, Some(for_light(*played_value)))
+            }
+            (RecStep::Roll(raw), _) => (StepKind::Other { played: format!("threw {raw}") }, None),
+            (RecStep::Act(a), _) => (StepKind::Other { played: action_text(before, a) }, None),
+        };
+        // A step the judge did not value keeps the chart level; the end is the result.
+        let light = result_of(after).map(|r| r[0]).or(light).or(previous).unwrap_or(0.5);
+        self.steps.push(DocStep { index, turn: self.turn, side: side.name().to_string(), kind });
+        self.light_win.push(light);
+    }
+}
+
+/// An action as the game's view words it.
+fn action_text(game: &AnyGame, action: &AnyAction) -> String {
+    let open = game.actions();
+    open.iter()
+        .position(|o| same(o, action))
+        .and_then(|i| view_of(game).actions.get(i).map(|v| v.text.clone()))
+        .unwrap_or_else(|| action.to_string())
+}
+
+/// The same action; a race move's piece counts only where both name one.
+fn same(a: &AnyAction, b: &AnyAction) -> bool {
+    match (a, b) {
+        (AnyAction::Race(x), AnyAction::Race(y)) => same_action(*x, *y),
+        _ => a == b,
+    }
+}
+
+fn mover(game: &AnyGame) -> Side {
+    match game.turn() {
+        Turn::Roll(s) | Turn::Decide(s) => s,
+        Turn::Over(_) => Side::Light,
+    }
+}
+
+/// `[light, dark]` results of a finished game: 1 and 0, or ½ each for a draw.
+fn result_of(game: &AnyGame) -> Option<[f64; 2]> {
+    match game.turn() {
+        Turn::Over(Some(Side::Light)) => Some([1.0, 0.0]),
+        Turn::Over(Some(Side::Dark)) => Some([0.0, 1.0]),
+        Turn::Over(None) => Some([0.5, 0.5]),
+        _ => None,
+    }
+}
+
+/// Each side's totals from the steps.
+fn totals(steps: &[DocStep], result: Option<[f64; 2]>) -> [DocTotals; 2] {
+    let mut t = [DocTotals::default(), DocTotals::default()];
+    for s in steps {
+        let k = usize::from(s.side != Side::Light.name());
+        let side = &mut t[k];
+        match s.kind {
+            StepKind::Roll { luck, .. } => {
+                side.rolls += 1;
+                side.luck += luck;
+            }
+            StepKind::Decision { loss, verdict, .. } => {
+                side.decisions += 1;
+                side.total_loss += loss;
+                match verdict {
+                    Verdict::Best => side.best += 1,
+                    Verdict::Good => {}
+                    Verdict::Inaccuracy => side.inaccuracies += 1,
+                    Verdict::Mistake => side.mistakes += 1,
+                    Verdict::Blunder => side.blunders += 1,
+                }
+            }
+            StepKind::Other { .. } => {}
+        }
+    }
+    let luck = [t[0].luck, t[1].luck];
+    for (k, side) in t.iter_mut().enumerate() {
+        side.error_rate = if side.decisions == 0 { 0.0 } else { side.total_loss / f64::from(side.decisions) };
+        side.result = result.map(|r| r[k]);
+        side.luck_adjusted = side.result.map(|r| r - (luck[k] - luck[1 - k]));
+    }
+    t
+}
+
+// ---- the record, for either format ----
+
+fn start_game(saved: &SavedGame) -> Result<AnyGame, SessionError> {
+    let bad = |e: &dyn std::fmt::Display| SessionError::Record(e.to_string());
+    match saved {
+        SavedGame::Race(r) => Ok(AnyGame::Race(r.start_game().map_err(|e| bad(&e))?)),
+        SavedGame::Family(r) => {
+            let mut game = AnyGame::new(&r.rules, &r.options, r.first).map_err(|e| bad(&e))?;
+            if let Some(start) = &r.start {
+                game.set_position(start).map_err(|e| bad(&e))?;
+            }
+            Ok(game)
+        }
+    }
+}
+
+fn step_count(saved: &SavedGame) -> usize {
+    match saved {
+        SavedGame::Race(r) => r.actions.len(),
+        SavedGame::Family(r) => r.steps.len(),
+    }
+}
+
+fn step_at(saved: &SavedGame, game: &AnyGame, index: usize) -> Result<RecStep, SessionError> {
+    Ok(match saved {
+        SavedGame::Race(r) => match r.actions[index] {
+            Action::Roll(raw) => RecStep::Roll(raw),
+            a => RecStep::Act(AnyAction::Race(a)),
+        },
+        SavedGame::Family(r) => match &r.steps[index] {
+            ur_rules::any_record::Step::Roll(raw) => RecStep::Roll(*raw),
+            ur_rules::any_record::Step::Act(json) => {
+                RecStep::Act(game.action_from_json(json).map_err(|e| SessionError::Record(format!("step {index}: {e}")))?)
+            }
+        },
+    })
+}
+
+fn options_of(saved: &SavedGame) -> Options {
+    match saved {
+        SavedGame::Race(r) => r.options.clone(),
+        SavedGame::Family(r) => r.options.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(side: Side, kind: StepKind) -> DocStep {
+        DocStep { index: 0, turn: 1, side: side.name().into(), kind }
+    }
+
+    #[test]
+    fn luck_adjusted_result_takes_away_the_luck_one_side_had_over_the_other() {
+        let roll = |luck: f64| StepKind::Roll { raw: 1, text: String::new(), before: 0.5, after: 0.5 + luck, luck, interval: None };
+        let steps = [step(Side::Light, roll(0.25)), step(Side::Dark, roll(-0.125))];
+        let t = totals(&steps, Some([1.0, 0.0]));
+        assert_eq!(t[0].luck_adjusted, Some(1.0 - 0.375));
+        assert_eq!(t[1].luck_adjusted, Some(0.375));
+        assert_eq!(totals(&steps, None)[0].luck_adjusted, None);
+    }
+}
