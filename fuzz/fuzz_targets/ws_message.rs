@@ -45,6 +45,7 @@ struct Setup {
 fn setup() -> &'static std::sync::Mutex<Setup> {
     static SETUP: OnceLock<std::sync::Mutex<Setup>> = OnceLock::new();
     SETUP.get_or_init(|| {
+        remove_stale_databases();
         let dir = std::env::temp_dir().join(format!("ur-fuzz-ws-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let path = dir.join("games.db");
@@ -56,6 +57,19 @@ fn setup() -> &'static std::sync::Mutex<Setup> {
         cleaner.busy_timeout(Duration::from_secs(5)).expect("busy timeout");
         std::sync::Mutex::new(Setup { path, store, cfg, cleaner, runs: 0.into() })
     })
+}
+
+/// Removes the databases of fuzzing processes that have ended (a process
+/// cannot remove its own: libFuzzer ends it with `exit`).
+fn remove_stale_databases() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name.strip_prefix("ur-fuzz-ws-") else { continue };
+        if !std::path::Path::new("/proc").join(pid).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// The game the input's first line asks for, and who sends each message.
@@ -170,8 +184,9 @@ async fn create(hub: &Arc<Hub>, game: &Game, session: Session) -> Arc<LiveGame> 
         status: "playing".into(),
         winner: None,
         created_ms: now_ms(),
+        start: None,
     };
-    let meta = Meta { id, new: clone_new(&game.new), mode: mode.into(), bots, bot, tokens };
+    let meta = Meta { id, new: clone_new(&game.new), mode: mode.into(), bots, bot, tokens, start: None };
     hub.create(row, meta, session).await.unwrap_or_else(|e| panic!("the game cannot be stored: {e}"))
 }
 
