@@ -3,7 +3,6 @@
 mod arena;
 mod bench;
 mod convert;
-mod engine;
 mod eval_cmd;
 mod files;
 mod play;
@@ -14,7 +13,6 @@ mod rules_arg;
 mod rules_cmd;
 mod serve;
 mod solve_cmd;
-mod table_store;
 mod train_eval;
 mod train_selfplay;
 mod train_table;
@@ -22,6 +20,7 @@ mod train_table;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use ur_cli::{engine, table_store};
 
 #[derive(Parser)]
 #[command(name = "ur", version, about = "The Royal Game of Ur: every rule set, a playing engine and tools.")]

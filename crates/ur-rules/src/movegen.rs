@@ -10,6 +10,7 @@ use crate::rules::Rules;
 /// A move of one piece from `from` to `to` on the mover's path
 /// (0 = reserve, L + 1 = borne off).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Move {
     pub from: u8,
     pub to: u8,

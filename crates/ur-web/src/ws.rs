@@ -190,7 +190,8 @@ async fn talk(
 }
 
 /// A client's message; the answer to send back, if any (views go to all).
-async fn handle(hub: &Arc<Hub>, game: &Arc<crate::live::LiveGame>, actor: Actor, text: &str) -> Option<String> {
+/// Public for the fuzz target `ws_message`, which calls it without a socket.
+pub async fn handle(hub: &Arc<Hub>, game: &Arc<crate::live::LiveGame>, actor: Actor, text: &str) -> Option<String> {
     let bad = |m: &str| Some(Refusal::new("bad_message", m).json());
     let Ok(v) = serde_json::from_str::<Value>(text) else {
         return bad("the message is not JSON: send {\"t\":\"roll\",\"seq\":N}, {\"t\":\"act\",\"seq\":N,\"index\":I}, {\"t\":\"hint\",\"seq\":N} or {\"t\":\"ping\"}");

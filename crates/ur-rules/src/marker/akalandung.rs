@@ -89,7 +89,7 @@ pub fn rule_set() -> FamilyRuleSet {
 /// JSON: `{"kind": "move", "from": 3, "to": 7, "warrior": false}`,
 /// `{"kind": "twins", "from": 5, "to": 8}`, `{"kind": "pass" | "reroll" | "end"}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum AkalandungAction {
     Move {
         from: u8,

@@ -107,7 +107,7 @@ impl SquareKind {
 /// throw), `exit 23->24` (a dotted marker leaving the 4-Squares on a zero).
 /// JSON: `{"kind": "move" | "jump", "from": 3, "to": 7}`, `{"kind": "exit", "from": 23}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum BensAction {
     Move { from: u8, to: u8 },
     Jump { from: u8, to: u8 },

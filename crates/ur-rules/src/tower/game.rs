@@ -20,6 +20,7 @@ const REPETITION_DAMPING: f64 = 0.5;
 /// entering from the reserve) goes to position `to`, taking along the
 /// `carry` enemy tokens directly beneath it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TowerMove {
     pub from: u8,
     pub to: u8,
