@@ -19,7 +19,11 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the repository root")
 }
 
-/// Every file under `dir`, skipping `.git` and `target` folders.
+/// Folders that hold data, not prose: build output, npm packages, and fuzz
+/// inputs (mangled text that may look like a link).
+const SKIPPED: [&str; 6] = [".git", "target", "node_modules", "corpus", "artifacts", "fuzz-regressions"];
+
+/// Every file under `dir`, skipping the [`SKIPPED`] folders.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
         let entry = entry.unwrap();
@@ -27,7 +31,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         let name = entry.file_name();
         let file_type = entry.file_type().unwrap();
         if file_type.is_dir() {
-            if name != ".git" && name != "target" {
+            if !SKIPPED.iter().any(|s| name == *s) {
                 walk(&path, out);
             }
         } else if file_type.is_file() {
