@@ -290,21 +290,27 @@ impl SideSummary {
 
     fn add(&mut self, kind: &NoteKind) {
         match *kind {
-            NoteKind::Roll { luck, .. } => {
-                self.rolls += 1;
-                self.luck += luck;
-            }
-            NoteKind::Decision { loss, verdict, .. } => {
-                self.decisions += 1;
-                self.total_loss += loss;
-                match verdict {
-                    Verdict::Best => self.best += 1,
-                    Verdict::Good => {}
-                    Verdict::Inaccuracy => self.inaccuracies += 1,
-                    Verdict::Mistake => self.mistakes += 1,
-                    Verdict::Blunder => self.blunders += 1,
-                }
-            }
+            NoteKind::Roll { luck, .. } => self.add_roll(luck),
+            NoteKind::Decision { loss, verdict, .. } => self.add_decision(loss, verdict),
+        }
+    }
+
+    /// Counts a roll and its luck.
+    pub fn add_roll(&mut self, luck: f64) {
+        self.rolls += 1;
+        self.luck += luck;
+    }
+
+    /// Counts a decision, its loss and its verdict.
+    pub fn add_decision(&mut self, loss: f64, verdict: Verdict) {
+        self.decisions += 1;
+        self.total_loss += loss;
+        match verdict {
+            Verdict::Best => self.best += 1,
+            Verdict::Good => {}
+            Verdict::Inaccuracy => self.inaccuracies += 1,
+            Verdict::Mistake => self.mistakes += 1,
+            Verdict::Blunder => self.blunders += 1,
         }
     }
 }

@@ -257,21 +257,8 @@ fn summary(notes: &[AnyNote], side: Side) -> SideSummary {
     let mut s = SideSummary::default();
     for note in notes.iter().filter(|n| n.side == side) {
         match &note.kind {
-            AnyNoteKind::Roll { luck, .. } => {
-                s.rolls += 1;
-                s.luck += luck.mean;
-            }
-            AnyNoteKind::Decision { loss, verdict, .. } => {
-                s.decisions += 1;
-                s.total_loss += loss.mean;
-                match verdict {
-                    Verdict::Best => s.best += 1,
-                    Verdict::Good => {}
-                    Verdict::Inaccuracy => s.inaccuracies += 1,
-                    Verdict::Mistake => s.mistakes += 1,
-                    Verdict::Blunder => s.blunders += 1,
-                }
-            }
+            AnyNoteKind::Roll { luck, .. } => s.add_roll(luck.mean),
+            AnyNoteKind::Decision { loss, verdict, .. } => s.add_decision(loss.mean, *verdict),
         }
     }
     s

@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use ur_bots::review::{same_action, Judge, NoteKind, Review, Verdict};
+use ur_bots::review::{same_action, Judge, NoteKind, Review, SideSummary, Verdict};
 use ur_bots::review_any::{AnyNoteKind, AnyReview, Sureness};
 use ur_rules::{Action, AnyAction, AnyGame, Options, Playable, Side, Turn};
 
@@ -434,29 +434,26 @@ fn result_of(game: &AnyGame) -> Option<[f64; 2]> {
 
 /// Each side's totals from the steps.
 fn totals(steps: &[DocStep], result: Option<[f64; 2]>) -> [DocTotals; 2] {
-    let mut t = [DocTotals::default(), DocTotals::default()];
+    let mut sums = [SideSummary::default(), SideSummary::default()];
     for s in steps {
-        let k = usize::from(s.side != Side::Light.name());
-        let side = &mut t[k];
+        let sum = &mut sums[usize::from(s.side != Side::Light.name())];
         match s.kind {
-            StepKind::Roll { luck, .. } => {
-                side.rolls += 1;
-                side.luck += luck;
-            }
-            StepKind::Decision { loss, verdict, .. } => {
-                side.decisions += 1;
-                side.total_loss += loss;
-                match verdict {
-                    Verdict::Best => side.best += 1,
-                    Verdict::Good => {}
-                    Verdict::Inaccuracy => side.inaccuracies += 1,
-                    Verdict::Mistake => side.mistakes += 1,
-                    Verdict::Blunder => side.blunders += 1,
-                }
-            }
+            StepKind::Roll { luck, .. } => sum.add_roll(luck),
+            StepKind::Decision { loss, verdict, .. } => sum.add_decision(loss, verdict),
             StepKind::Other { .. } => {}
         }
     }
+    let mut t = sums.map(|s| DocTotals {
+        decisions: s.decisions,
+        best: s.best,
+        inaccuracies: s.inaccuracies,
+        mistakes: s.mistakes,
+        blunders: s.blunders,
+        total_loss: s.total_loss,
+        rolls: s.rolls,
+        luck: s.luck,
+        ..DocTotals::default()
+    });
     let luck = [t[0].luck, t[1].luck];
     for (k, side) in t.iter_mut().enumerate() {
         side.error_rate = if side.decisions == 0 { 0.0 } else { side.total_loss / f64::from(side.decisions) };
