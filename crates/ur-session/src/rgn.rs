@@ -257,6 +257,12 @@ impl MoveReader {
                 self.pending = Some((number(body, line, column)?, line, column));
                 Ok(())
             }
+            // Written back, such a token could start a line and read as a tag or a separator.
+            _ if body.starts_with('[') || body == "---" => Err(err(
+                line,
+                column,
+                format!("'{token}' is not an action: a tag [Key Value] and the game separator --- go on lines of their own"),
+            )),
             _ => {
                 let side = self.side_at(line, column)?;
                 let (roll, text) = split_roll(body, line, column)?;
@@ -1051,7 +1057,8 @@ pub fn record_to_game(saved: &SavedGame, default: Option<&str>) -> Result<RgnGam
         SavedGame::Race(r) => &r.tags,
         SavedGame::Family(r) => &r.tags,
     };
-    let own_only = kept.is_empty() && default.and_then(|d| default_record(d).ok()).is_some_and(|d| header_tags(&d).0 == header);
+    // A game without moves keeps its rules tags: with neither, nothing would be written.
+    let own_only = !items.is_empty() && kept.is_empty() && default.and_then(|d| default_record(d).ok()).is_some_and(|d| header_tags(&d).0 == header);
     let mut tags: Vec<RgnTag> = Vec::new();
     if !own_only {
         tags.extend(header.into_iter().map(|(key, value)| RgnTag { key, value, line: 0 }));

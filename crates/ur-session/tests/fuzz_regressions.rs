@@ -1,13 +1,15 @@
-//! Inputs the fuzz target `json_record` (fuzz/, docs/fuzzing.md) found,
-//! kept in `tests/fuzz-regressions/json_record/`: each is read and replayed
-//! as `ur replay` does and must give the clean error named here.
+//! Inputs the fuzz targets `json_record` and `rgn` (fuzz/, docs/fuzzing.md)
+//! found, kept in `tests/fuzz-regressions/TARGET/`: each must now give the
+//! clean error, or the round trip, named here.
 
 use std::path::PathBuf;
 
 use ur_session::records::{read_game, replay};
+use ur_session::rgn::{format_game, parse_games, read_games, write_game};
 
 fn input(name: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fuzz-regressions/json_record").join(name);
+    let target = if name.ends_with(".rgn") { "rgn" } else { "json_record" };
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fuzz-regressions").join(target).join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
@@ -48,4 +50,31 @@ fn misspelt_action_fields_are_refused_in_every_family() {
         };
         assert!(e.contains("unknown field") && e.contains(field), "{text}: {e}");
     }
+}
+
+/// An action token starting with `[` was taken as a move; written back it
+/// could start a line and read as a tag.
+#[test]
+fn an_rgn_action_that_looks_like_a_tag_is_refused() {
+    let text = input("action-starting-a-tag.rgn");
+    let e = parse_games(&text).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(e.contains("line 1") && e.contains("is not an action") && e.contains("[Key Value]"), "{e}");
+    for token in ["[Rules", "---"] {
+        let e = parse_games(&format!("1. {token}")).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(e.contains("is not an action"), "{token}: {e}");
+    }
+}
+
+/// A game with no moves under the default rules was written as nothing,
+/// which reads back as no game at all.
+#[test]
+fn an_rgn_game_without_moves_writes_back_as_a_game() {
+    let text = input("empty-game-writes-nothing.rgn");
+    let records = read_games(&text, Some("finkel")).unwrap();
+    assert_eq!(records.len(), 1);
+    let written = write_game(&records[0], Some("finkel")).unwrap();
+    assert!(written.contains("[Rules"), "{written:?}");
+    assert_eq!(read_games(&written, Some("finkel")).unwrap(), records);
+    let games = parse_games(&written).unwrap();
+    assert_eq!(parse_games(&format_game(&games[0])).unwrap().len(), 1);
 }
