@@ -132,18 +132,7 @@ fn note_lines(rules: &Rules, rev: &Review, all: bool) -> Vec<String> {
 }
 
 fn summary(rules: &Rules, sides: &[SideSummary; 2]) -> String {
-    let row = |name: &str, f: &dyn Fn(&SideSummary) -> String| format!("{name:<24} {:>14} {:>14}\n", f(&sides[0]), f(&sides[1]));
-    let share = |n: u32, of: u32| if of == 0 { n.to_string() } else { format!("{n} ({:.0} %)", 100.0 * f64::from(n) / f64::from(of)) };
-    let mut out = format!("{:<24} {:>14} {:>14}\n", "", side_label(rules, Side::Light), side_label(rules, Side::Dark));
-    out += &row("decisions", &|s| s.decisions.to_string());
-    out += &row("best choices", &|s| share(s.best, s.decisions));
-    out += &row("inaccuracies ?!", &|s| s.inaccuracies.to_string());
-    out += &row("mistakes ?", &|s| s.mistakes.to_string());
-    out += &row("blunders ??", &|s| s.blunders.to_string());
-    out += &row("mean loss per decision", &|s| format!("{:.3} pp", pp(s.mean_loss())));
-    out += &row("total loss", &|s| format!("{:.2} pp", pp(s.total_loss)));
-    out += &row("luck of the dice", &|s| format!("{:+.2} pp", pp(s.luck)));
-    out
+    totals_table([&side_label(rules, Side::Light), &side_label(rules, Side::Dark)], sides)
 }
 
 /// After a race game in the terminal: how each human side played, judged
@@ -263,9 +252,14 @@ fn any_note_lines(game: &AnyGame, rev: &AnyReview, all: bool) -> Vec<String> {
 }
 
 fn any_summary(game: &AnyGame, sides: &[SideSummary; 2]) -> String {
+    totals_table([game.side_name(Side::Light), game.side_name(Side::Dark)], sides)
+}
+
+/// Both sides' totals as a table headed by their names.
+fn totals_table(names: [&str; 2], sides: &[SideSummary; 2]) -> String {
     let row = |name: &str, f: &dyn Fn(&SideSummary) -> String| format!("{name:<24} {:>14} {:>14}\n", f(&sides[0]), f(&sides[1]));
     let share = |n: u32, of: u32| if of == 0 { n.to_string() } else { format!("{n} ({:.0} %)", 100.0 * f64::from(n) / f64::from(of)) };
-    let mut out = format!("{:<24} {:>14} {:>14}\n", "", game.side_name(Side::Light), game.side_name(Side::Dark));
+    let mut out = format!("{:<24} {:>14} {:>14}\n", "", names[0], names[1]);
     out += &row("decisions", &|s| s.decisions.to_string());
     out += &row("best choices", &|s| share(s.best, s.decisions));
     out += &row("inaccuracies ?!", &|s| s.inaccuracies.to_string());
