@@ -8,6 +8,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
@@ -70,7 +71,9 @@ impl Client {
             Some(t) => format!("ws://{addr}/ws/{id}?token={t}"),
             None => format!("ws://{addr}/ws/{id}"),
         };
-        let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("the websocket opens");
+        // A small read buffer: the default 128 KiB is zeroed on every read.
+        let config = WebSocketConfig::default().read_buffer_size(4 * 1024);
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), false).await.expect("the websocket opens");
         Client { ws, you: Value::Null, last: None, views: Vec::new() }
     }
 
