@@ -5,7 +5,8 @@
 //! and one game of each other family, with the screens checked at a roll,
 //! a choice, a hint and the end.
 //!
-//! Skipped (with a message) when tmux is not installed.
+//! Skipped (with a message) when tmux is not installed, unless
+//! `UR_REQUIRE_TMUX=1` (the test command installs tmux and sets it).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -14,8 +15,12 @@ use std::time::{Duration, Instant};
 const BIN: &str = env!("CARGO_BIN_EXE_ur");
 const PATIENCE: Duration = Duration::from_secs(180);
 
+/// Whether tmux runs here; the test command (`UR_REQUIRE_TMUX=1`) fails
+/// instead of skipping.
 fn have_tmux() -> bool {
-    Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
+    let ok = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
+    assert!(ok || std::env::var("UR_REQUIRE_TMUX").as_deref() != Ok("1"), "UR_REQUIRE_TMUX=1 but tmux does not run");
+    ok
 }
 
 /// A tmux server of its own running one `ur play`.
