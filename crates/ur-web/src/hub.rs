@@ -8,7 +8,6 @@ use std::sync::{Arc, Mutex as StdMutex};
 
 use tokio::sync::{broadcast, Mutex};
 use ur_rules::{Options, Playable, Side};
-use ur_session::view::game_view;
 use ur_session::{NewGame, RulesSource, Session};
 
 use crate::live::*;
@@ -120,14 +119,12 @@ impl Hub {
     }
 
     fn live(&self, meta: Meta, session: Session, seq: u64, status: String, winner: Option<String>) -> Arc<LiveGame> {
-        let view: Arc<str> = serde_json::to_string(&game_view(&session)).unwrap_or_default().into();
         let (tx, _) = broadcast::channel(256);
         let state = State {
             session,
             seq,
             status,
             winner,
-            view,
             local: [0, 0],
             sockets: 0,
             remote: HashMap::new(),

@@ -15,7 +15,7 @@ use tokio::sync::{broadcast, Mutex};
 use ur_bots::hint::Hint;
 use ur_rules::{Action, AnyAction, Playable, Rules, Side, Turn};
 use ur_session::tables::{LoadedTable, TableOracle};
-use ur_session::view::game_view;
+use ur_session::view::{game_view, ActionView, GameView, PositionView, RulesView, SideView, ThrowView, TurnView};
 use ur_session::{NewGame, Session, Tables, DEFAULT_DEPTH};
 
 use crate::hub::replay;
@@ -119,7 +119,9 @@ impl Tables for CachedTables {
     }
 }
 
-/// What every socket of a game is sent; each adds who it is.
+/// What every socket of a game is sent; each adds who it is. A `View`
+/// after a change carries [`changed_view`]: a socket has the board from
+/// its first view.
 #[derive(Debug)]
 pub enum Update {
     View { seq: u64, view: Arc<str>, common: Arc<Common> },
@@ -165,6 +167,35 @@ pub fn view_text(seq: u64, view: &str, common: &Common, you: Actor) -> String {
     format!(r#"{{"t":"view","seq":{seq},"view":{view},"game":{game}}}"#)
 }
 
+/// A view's JSON without `board` and `board_text`, which never change in a
+/// game: the first view on a socket has them ([`LiveGame::view_now`]), the
+/// views after each change do not. The board was two thirds of every view.
+pub fn changed_view(view: &GameView) -> String {
+    #[derive(Serialize)]
+    struct Changed<'a> {
+        rules: &'a RulesView,
+        sides: &'a [SideView; 2],
+        position: &'a PositionView,
+        turn: &'a TurnView,
+        throw: &'a Option<ThrowView>,
+        actions: &'a [ActionView],
+        winner: &'a Option<String>,
+        position_string: &'a str,
+    }
+    let v = view;
+    let changed = Changed {
+        rules: &v.rules,
+        sides: &v.sides,
+        position: &v.position,
+        turn: &v.turn,
+        throw: &v.throw,
+        actions: &v.actions,
+        winner: &v.winner,
+        position_string: &v.position_string,
+    };
+    serde_json::to_string(&changed).unwrap_or_default()
+}
+
 /// A game's fixed facts.
 pub struct Meta {
     pub id: String,
@@ -198,7 +229,6 @@ pub struct State {
     /// `playing`, `over` or `abandoned`.
     pub status: String,
     pub winner: Option<String>,
-    pub view: Arc<str>,
     /// Sockets on this process per seat.
     pub(crate) local: [u32; 2],
     /// Sockets on this process, watchers included.
@@ -269,15 +299,17 @@ impl LiveGame {
         let _ = self.tx.send(Arc::new(u));
     }
 
-    /// The view message for a socket now.
+    /// The whole view message for a socket now (board included): its first,
+    /// or after it fell behind.
     pub fn view_now(&self, hub: &Hub, st: &State, you: Actor) -> String {
-        view_text(st.seq, &st.view, &self.common(hub, st), you)
+        let whole = serde_json::to_string(&game_view(&st.session)).unwrap_or_default();
+        view_text(st.seq, &whole, &self.common(hub, st), you)
     }
 
     /// After a step: the new view to every socket, and the bot's turn.
     pub(crate) fn after_change(self: &Arc<Self>, hub: &Arc<Hub>, st: &mut State) {
-        st.view = serde_json::to_string(&game_view(&st.session)).unwrap_or_default().into();
-        self.send(Update::View { seq: st.seq, view: st.view.clone(), common: self.common(hub, st) });
+        let view: Arc<str> = changed_view(&game_view(&st.session)).into();
+        self.send(Update::View { seq: st.seq, view, common: self.common(hub, st) });
         self.schedule_bot(hub, st);
     }
 

@@ -71,7 +71,21 @@ impl Drop for Slot {
 async fn refuse_and_close(mut socket: WebSocket, r: Refusal) {
     let _ = socket.send(Message::Text(r.json().into())).await;
     let _ = socket.send(Message::Close(Some(CloseFrame { code: 1008, reason: r.code.into() }))).await;
+    // The closing handshake: drop what the client still sends until its
+    // Close. A socket closed with unread data is reset, and a reset makes
+    // the client's system discard the refusal before the client reads it.
+    let drain = async {
+        while let Some(Ok(m)) = socket.recv().await {
+            if matches!(m, Message::Close(_)) {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(CLOSING, drain).await;
 }
+
+/// How long a refused socket waits for the client's side of the close.
+const CLOSING: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// A token bucket.
 struct Bucket {
