@@ -129,34 +129,36 @@ fn group(actions: &[ActionView], i: usize) -> (Option<Spot>, usize) {
     }
 }
 
+/// The first line after `cursor` (before it, going back), round the list,
+/// that `fits`.
+fn scan(n: usize, cursor: usize, forward: bool, fits: impl Fn(usize) -> bool) -> Option<usize> {
+    let mut k = cursor;
+    for _ in 0..n {
+        k = if forward { (k + 1) % n } else { (k + n - 1) % n };
+        if fits(k) {
+            return Some(k);
+        }
+    }
+    None
+}
+
 /// The first move of the next (or previous) piece that can move, after `cursor`.
 pub fn next_piece(actions: &[ActionView], cursor: usize, forward: bool) -> usize {
     let n = actions.len();
     let here = group(actions, cursor);
-    let mut k = cursor;
-    for _ in 0..n {
-        k = if forward { (k + 1) % n } else { (k + n - 1) % n };
+    let first_of_other = |k: usize| {
         let g = group(actions, k);
-        if g != here && (0..n).find(|&i| group(actions, i) == g) == Some(k) {
-            return k;
-        }
-    }
-    cursor
+        g != here && (0..n).find(|&i| group(actions, i) == g) == Some(k)
+    };
+    scan(n, cursor, forward, first_of_other).unwrap_or(cursor)
 }
 
 /// The next (or previous) move of the same piece (another destination, or
 /// another number of prisoners); the next piece when it has one move only.
 pub fn next_move(actions: &[ActionView], cursor: usize, forward: bool) -> usize {
-    let n = actions.len();
     let here = group(actions, cursor);
-    let mut k = cursor;
-    for _ in 0..n {
-        k = if forward { (k + 1) % n } else { (k + n - 1) % n };
-        if k != cursor && group(actions, k) == here {
-            return k;
-        }
-    }
-    next_piece(actions, cursor, forward)
+    scan(actions.len(), cursor, forward, |k| k != cursor && group(actions, k) == here)
+        .unwrap_or_else(|| next_piece(actions, cursor, forward))
 }
 
 pub(super) fn keys_text() -> String {
