@@ -64,7 +64,22 @@ fn eval_and_hint_refuse_bad_strings_with_the_reason() {
 
 /// `ur play --plain --from` with `input` piped in; returns what it printed.
 fn play_from(rules: &str, from: &str, input: &str, save: &Path) -> String {
-    let args = ["play", "--plain", "--rules", rules, "--from", from, "--light", "human", "--dark", "greedy", "--seed", "3", "--save", path_str(save)];
+    let args = [
+        "play",
+        "--plain",
+        "--rules",
+        rules,
+        "--from",
+        from,
+        "--light",
+        "human",
+        "--dark",
+        "greedy",
+        "--seed",
+        "3",
+        "--save",
+        path_str(save),
+    ];
     let mut child = ur_cmd(&args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let input = input.to_owned();
