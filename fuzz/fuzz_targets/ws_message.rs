@@ -27,7 +27,8 @@ use ur_rules::{OptionValue, Options, Playable, Side, Turn};
 use ur_session::records::{read_game, replay};
 use ur_session::{NewGame, NoTables, RulesSource, Session};
 use ur_web::live::{hash_token, Actor, LiveGame, Meta, Update};
-use ur_web::store::{now_ms, GameRow, Store};
+use ur_web::http::game_row;
+use ur_web::store::Store;
 use ur_web::{hub::Hub, Config, Db};
 
 /// Games played between two emptyings of the database.
@@ -167,26 +168,8 @@ async fn create(hub: &Arc<Hub>, game: &Game, session: Session) -> Arc<LiveGame> 
     let mode = if game.mode == "watch" { "online" } else { game.mode };
     let bot = (mode == "bot").then(|| "level1".to_string());
     let id = ur_web::live::secret();
-    let RulesSource::Builtin(rules_id) = &game.new.rules else { unreachable!("the header names a built-in rule set") };
-    let kind = |b: bool| if b { "bot" } else { "human" }.to_string();
-    let row = GameRow {
-        id: id.clone(),
-        rules_id: Some(rules_id.clone()),
-        rules_file: None,
-        options: serde_json::to_string(&game.new.options).expect("options serialise"),
-        first: "light".into(),
-        mode: mode.into(),
-        light: kind(bots[0]),
-        dark: kind(bots[1]),
-        bot: bot.clone(),
-        token_light: tokens[0].clone(),
-        token_dark: tokens[1].clone(),
-        status: "playing".into(),
-        winner: None,
-        created_ms: now_ms(),
-        start: None,
-    };
     let meta = Meta { id, new: clone_new(&game.new), mode: mode.into(), bots, bot, tokens, start: None };
+    let row = game_row(&meta);
     hub.create(row, meta, session).await.unwrap_or_else(|e| panic!("the game cannot be stored: {e}"))
 }
 

@@ -6,25 +6,15 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use tempfile::TempDir;
+use ur_rules::spec::BUILTIN;
 
 mod common;
 use common::{ok, path_str, run_fails, run_ok, ur_cmd};
 
-/// Every built-in rule set, in catalogue order.
-const RULE_SETS: [&str; 12] = [
-    "finkel",
-    "masters",
-    "blitz",
-    "aseb",
-    "v1-simple",
-    "v1-named-birds",
-    "walker-cyningstan",
-    "ludens-planet",
-    "regency-conventional",
-    "regency-murray",
-    "regency-british-museum",
-    "regency-bell",
-];
+/// Every built-in race rule set, in catalogue order.
+fn rule_sets() -> impl Iterator<Item = &'static str> {
+    BUILTIN.iter().map(|(id, _)| *id)
+}
 
 /// The options each rule set offers besides `pieces`.
 fn options_of(id: &str) -> &'static [&'static str] {
@@ -85,14 +75,14 @@ fn record_json(path: &Path) -> serde_json::Value {
 #[test]
 fn rules_lists_all_rule_sets() {
     let out = run_ok(&["rules"]);
-    for id in RULE_SETS {
+    for id in rule_sets() {
         assert!(out.lines().any(|l| l.split_whitespace().next() == Some(id)), "{id} missing from:\n{out}");
     }
 }
 
 #[test]
 fn rules_show_describes_each_rule_set_and_its_options() {
-    for id in RULE_SETS {
+    for id in rule_sets() {
         let out = run_ok(&["rules", "show", id]);
         assert!(out.contains(&format!("({id})")), "{out}");
         for part in ["Pieces:", "Path:", "Dice:", "Rosettes:", "Win:", "Options (--option NAME=VALUE):", "  pieces:"] {
@@ -112,7 +102,7 @@ fn rules_show_describes_each_rule_set_and_its_options() {
 #[test]
 fn every_rule_set_plays_to_a_winner_and_replays() {
     let dir = TempDir::new().unwrap();
-    for id in RULE_SETS {
+    for id in rule_sets() {
         for seed in [1, 2] {
             bot_game(dir.path(), &["--rules", id], seed, &format!("{id}-{seed}.json"));
         }
@@ -454,7 +444,7 @@ fn corrupt_records_are_reported() {
 fn rule_set_docs_match_the_engine() {
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/rules");
     let index = fs::read_to_string(docs.join("README.md")).expect("docs/rules/README.md");
-    for id in RULE_SETS {
+    for id in rule_sets() {
         assert!(index.contains(&format!("({id}.md)")), "README.md does not link {id}.md");
         let page = fs::read_to_string(docs.join(format!("{id}.md"))).unwrap_or_else(|e| panic!("docs/rules/{id}.md: {e}"));
         assert!(page.starts_with("# ") && page.contains(&format!("(`{id}`)")), "{id}.md: title");

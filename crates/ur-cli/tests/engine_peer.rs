@@ -5,32 +5,12 @@
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::process::Stdio;
 
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 mod common;
-
-#[derive(Deserialize)]
-struct PeerGame {
-    rules: String,
-    winner: String,
-    turns: Vec<PeerTurn>,
-}
-
-#[derive(Deserialize)]
-struct PeerTurn {
-    player: String,
-    roll: u8,
-    legal: Vec<[u8; 2]>,
-    #[serde(rename = "move")]
-    mv: Option<[u8; 2]>,
-}
-
-fn peer_games() -> Vec<PeerGame> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/peers/royalur-0.0.6-games.jsonl");
-    let text = std::fs::read_to_string(path).expect("peer vectors are in tests/peers");
-    text.lines().map(|l| serde_json::from_str(l).expect("peer game parses")).collect()
-}
+#[path = "../../ur-rules/tests/support/peers.rs"]
+mod peers;
+use peers::{peer_games, PeerGame};
 
 /// Every request line of a game: `new`, then per turn `roll` and any `play`.
 fn requests(game: &PeerGame) -> String {
@@ -85,12 +65,12 @@ fn every_peer_turn_matches_through_the_engine() {
         for (ti, t) in pg.turns.iter().enumerate() {
             let at = format!("game {gi} ({}) turn {ti}", pg.rules);
             let roll = next(&mut replies, &at);
-            assert_eq!(roll["player"], t.player.as_str(), "{at}: player");
+            assert_eq!(roll["player"], t.player.name(), "{at}: player");
             assert_eq!(sorted_pairs(&roll["legal"]), t.legal, "{at}: legal moves");
             last = if t.mv.is_some() { next(&mut replies, &at) } else { roll };
             turns += 1;
         }
-        assert_eq!(last["winner"], pg.winner.as_str(), "game {gi}: winner");
+        assert_eq!(last["winner"], pg.winner.name(), "game {gi}: winner");
     }
     next(&mut replies, "quit");
     writer.join().unwrap();

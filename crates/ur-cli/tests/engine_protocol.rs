@@ -1,8 +1,7 @@
 //! `ur engine` through a real process: every command, the set/show round
 //! trip, and errors that are reported without stopping the engine.
 
-use std::io::Write;
-use std::process::{ExitStatus, Stdio};
+use std::process::ExitStatus;
 
 use serde_json::{json, Value};
 
@@ -10,17 +9,7 @@ mod common;
 
 /// Runs `ur engine` on these input lines (then EOF) and returns the replies.
 fn engine(lines: &[&str]) -> (Vec<Value>, ExitStatus) {
-    let mut child =
-        common::ur_command().arg("engine").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("ur starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes()); // the engine may quit before reading everything
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    let text = String::from_utf8(out.stdout).expect("replies are UTF-8");
-    let replies = text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
+    let (replies, out) = common::engine_run(common::ur_cmd(&["engine"]), lines);
     (replies, out.status)
 }
 

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 mod common;
-use common::{describe, path_str, run_fails, run_ok, text, ur_cmd};
+use common::{describe, engine_run, path_str, run_fails, run_ok, text, ur_cmd};
 
 /// The Finkel 2-piece table, solved once per test process.
 fn table() -> &'static str {
@@ -64,7 +64,22 @@ fn eval_and_hint_refuse_bad_strings_with_the_reason() {
 
 /// `ur play --plain --from` with `input` piped in; returns what it printed.
 fn play_from(rules: &str, from: &str, input: &str, save: &Path) -> String {
-    let args = ["play", "--plain", "--rules", rules, "--from", from, "--light", "human", "--dark", "greedy", "--seed", "3", "--save", path_str(save)];
+    let args = [
+        "play",
+        "--plain",
+        "--rules",
+        rules,
+        "--from",
+        from,
+        "--light",
+        "human",
+        "--dark",
+        "greedy",
+        "--seed",
+        "3",
+        "--save",
+        path_str(save),
+    ];
     let mut child = ur_cmd(&args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let input = input.to_owned();
@@ -117,15 +132,7 @@ fn play_from_refuses_a_bad_string_before_the_game() {
 
 /// Runs `ur engine` on these lines and returns the replies.
 fn engine(lines: &[&str]) -> Vec<Value> {
-    let mut child = ur_cmd(&["engine"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
+    engine_run(ur_cmd(&["engine"]), lines).0
 }
 
 #[test]

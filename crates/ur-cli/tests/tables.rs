@@ -3,15 +3,14 @@
 //! missing, foreign or damaged tables are reported without a panic.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::sync::OnceLock;
 
 use serde_json::Value;
 
 mod common;
-use common::{describe, path_str, run_fails, run_ok, text, ur, ur_cmd};
+use common::{describe, engine_run, path_str, run_fails, run_ok, text, ur, ur_cmd};
 
 /// The published probability (in %) that the first player wins Finkel's
 /// rules with two pieces under perfect play.
@@ -158,20 +157,6 @@ fn the_perfect_bot_plays_from_a_table() {
 /// Runs `ur engine` with `args` on these input lines and returns the replies.
 fn engine(args: &[&str], lines: &[&str]) -> (Vec<Value>, Output) {
     engine_run(ur_cmd(&[&["engine"], args].concat()), lines)
-}
-
-/// Runs an `ur engine` command on these input lines and returns the replies.
-fn engine_run(mut cmd: Command, lines: &[&str]) -> (Vec<Value>, Output) {
-    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("ur starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    let replies = text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
-    (replies, out)
 }
 
 fn error(r: &Value) -> &str {

@@ -508,8 +508,6 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("regency-bell", include_str!("../../../rulesets/regency-bell.toml")),
 ];
 
-/// The hand-written reader of rule-set tables: every field is type-checked
-/// and every problem is collected, so one error can list them all.
 /// `base` with one option set.
 fn with(base: &Options, name: &str, value: OptionValue) -> Options {
     let mut o = base.clone();
@@ -518,6 +516,7 @@ fn with(base: &Options, name: &str, value: OptionValue) -> Options {
 }
 
 mod check;
+pub use check::{NESTED_FIELDS, RACE_FIELDS};
 
 #[cfg(test)]
 mod tests {

@@ -3,30 +3,11 @@
 
 use std::sync::Arc;
 
-use serde::Deserialize;
 use ur_rules::{Game, Move, Phase, Rules, Side};
 
-#[derive(Deserialize)]
-struct PeerGame {
-    rules: String,
-    winner: Side,
-    turns: Vec<PeerTurn>,
-}
-
-#[derive(Deserialize)]
-struct PeerTurn {
-    player: Side,
-    roll: u8,
-    legal: Vec<[u8; 2]>,
-    #[serde(rename = "move")]
-    mv: Option<[u8; 2]>,
-}
-
-fn peer_games() -> Vec<PeerGame> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/peers/royalur-0.0.6-games.jsonl");
-    let text = std::fs::read_to_string(path).expect("peer vectors are in tests/peers");
-    text.lines().map(|l| serde_json::from_str(l).expect("peer game parses")).collect()
-}
+#[path = "support/peers.rs"]
+mod peers;
+use peers::peer_games;
 
 #[test]
 fn every_peer_turn_matches() {

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use ur_rules::spec::BUILTIN;
+use ur_rules::spec::{BUILTIN, NESTED_FIELDS, RACE_FIELDS};
 use ur_rules::{OptionValue, Options, RuleSetFile, Rules, SpecError};
 
 fn bad_dir() -> PathBuf {
@@ -229,52 +229,24 @@ fn toml_value() -> impl Strategy<Value = String> {
     leaf.prop_recursive(3, 24, 6, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(|v| format!("[{}]", v.join(", "))),
-            prop::collection::vec((prop::sample::select(FIELD_NAMES.to_vec()), inner), 0..5)
+            prop::collection::vec((prop::sample::select(field_names()), inner), 0..5)
                 .prop_map(|v| format!("{{ {} }}", v.iter().map(|(k, x)| format!("{k} = {x}")).collect::<Vec<_>>().join(", "))),
         ]
     })
 }
 
-const FIELD_NAMES: &[&str] = &[
-    "id",
-    "name",
-    "source",
-    "summary",
-    "sides",
-    "pieces",
-    "board",
-    "path",
-    "dark_path",
-    "non_adjacent_steps",
-    "dice",
-    "throws",
-    "rosettes",
-    "squares",
-    "capture_extra_roll",
-    "pot",
-    "birds",
-    "notes",
-    "options",
-    "raw",
-    "value",
-    "extra",
-    "enter",
-    "kind",
-    "extra_roll",
-    "stop",
-    "at",
-    "stake",
-    "rosette_fine",
-    "names",
-    "eagle_call_value",
-    "description",
-    "default",
-    "values",
-    "field",
-    "min",
-    "max",
-    "colour",
-];
+/// The field names generated tables use: every field a rule-set file may
+/// have, at the top or in a nested table, and one it may not (`colour`).
+fn field_names() -> Vec<&'static str> {
+    let mut names: Vec<&str> = RACE_FIELDS.to_vec();
+    for &name in NESTED_FIELDS.iter().flat_map(|fields| fields.iter()) {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names.push("colour");
+    names
+}
 
 fn no_panic(text: &str) -> Result<(), TestCaseError> {
     let outcome = std::panic::catch_unwind(|| {
@@ -299,7 +271,7 @@ proptest! {
     #[test]
     fn any_value_for_any_field_is_refused_or_loaded(
         which in 0..BUILTIN.len(),
-        field in prop::sample::select(FIELD_NAMES.to_vec()),
+        field in prop::sample::select(field_names()),
         value in toml_value(),
     ) {
         let text = BUILTIN[which].1;
@@ -319,9 +291,9 @@ proptest! {
     /// Any few fields with any values, in any order, with or without tables.
     #[test]
     fn any_toml_ish_text_is_refused_or_loaded(
-        fields in prop::collection::vec((prop::sample::select(FIELD_NAMES.to_vec()), toml_value()), 0..12),
+        fields in prop::collection::vec((prop::sample::select(field_names()), toml_value()), 0..12),
         table in prop::sample::select(vec!["", "[rosettes]", "[pot]", "[birds]", "[[squares]]", "[[options]]", "[[throws]]"]),
-        tail in prop::collection::vec((prop::sample::select(FIELD_NAMES.to_vec()), toml_value()), 0..4),
+        tail in prop::collection::vec((prop::sample::select(field_names()), toml_value()), 0..4),
     ) {
         let mut text = String::new();
         for (k, v) in &fields {

@@ -10,21 +10,24 @@
 //!
 //! Everything is read from the game itself: a race rule set from its
 //! [`ur_rules::Rules`] (a custom rule-set file included), the other
-//! families from their games' snapshots and paths.
-
-use std::collections::BTreeMap;
+//! families from their games' snapshots and paths. Each family's board,
+//! pieces and throw are built in its own file (`view/race.rs`,
+//! `view/marker.rs`, `view/tower.rs`); what they share is here.
 
 use serde::Serialize;
 use serde_json::Value;
-use ur_rules::dice::{DiceModel, Extra};
-use ur_rules::game::{Action, Phase};
-use ur_rules::marker::akalandung::{self, AkalandungAction, AkalandungGame};
-use ur_rules::marker::bens::{self, BensAction, BensGame};
-use ur_rules::race::text::cell_name;
-use ur_rules::tower::{self, TowerAction, TowerDice, TowerGame, TowerPhase};
-use ur_rules::{narrate, AnyAction, AnyGame, Board, Cell, Game, Playable, Rules, Side, SquareKind, Turn};
+use ur_rules::dice::DiceModel;
+use ur_rules::game::Action;
+use ur_rules::marker::akalandung::{self, AkalandungAction};
+use ur_rules::marker::bens::{self, BensAction};
+use ur_rules::tower::TowerAction;
+use ur_rules::{narrate, AnyAction, AnyGame, Board, Cell, Playable, Side, Turn};
 
 use crate::Session;
+
+mod marker;
+mod race;
+mod tower;
 
 /// Everything a front end needs to draw a game and offer its actions.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -219,10 +222,10 @@ pub fn view_of(game: &AnyGame) -> GameView {
     let board_text = game.board_text();
     let (turn, winner) = turn_view(game, &board_text);
     let (board, position, throw) = match game {
-        AnyGame::Race(g) => (race_board(g.rules()), race_position(g), race_throw(g)),
-        AnyGame::Bens(g) => bens_parts(g),
-        AnyGame::Akalandung(g) => akalandung_parts(g),
-        AnyGame::Tower(g) => (tower_board(g), tower_position(g), tower_throw(g)),
+        AnyGame::Race(g) => race::race_parts(g),
+        AnyGame::Bens(g) => marker::bens_parts(g),
+        AnyGame::Akalandung(g) => marker::akalandung_parts(g),
+        AnyGame::Tower(g) => tower::tower_parts(g),
     };
     let mover = match game.turn() {
         Turn::Decide(side) | Turn::Roll(side) => side,
@@ -289,7 +292,7 @@ fn turn_view(game: &AnyGame, board_text: &str) -> (TurnView, Option<String>) {
     }
 }
 
-// ---- boards ----
+// ---- what the families share: squares, boards, pieces, throws ----
 
 fn square_id(cols: u8, cell: Cell) -> u16 {
     u16::from(cell.row) * u16::from(cols) + u16::from(cell.col)
@@ -359,282 +362,9 @@ fn standard_board() -> Board {
     Board::named("standard").expect("the standard board exists")
 }
 
-/// A race board from its rules alone: geometry, paths, square kinds and rosettes.
-fn race_board(rules: &Rules) -> BoardView {
-    let len = rules.path_len();
-    let path = |side: Side| (1..=len).map(|p| rules.cell(side, p)).collect::<Vec<_>>();
-    let spec = &rules.spec;
-    build_board(
-        &rules.board,
-        [path(Side::Light), path(Side::Dark)],
-        true,
-        |c| cell_name(rules, c),
-        |cell, marks| {
-            let Ok(sq) = rules.squares().binary_search(&cell) else { return };
-            let on_path = Side::BOTH.into_iter().find_map(|s| {
-                let p = rules.positions_on(s, sq as u8)[0];
-                (p > 0).then_some((s, p))
-            });
-            if let Some((side, pos)) = on_path {
-                match rules.kind(side, pos) {
-                    SquareKind::Safe => push(marks, "safe"),
-                    SquareKind::Shared => push(marks, "shared"),
-                    SquareKind::Plain => {}
-                }
-            }
-            if rules.board.is_rosette(cell) {
-                if spec.rosettes.stop {
-                    push(marks, "stop");
-                }
-                if spec.rosettes.extra_roll != Extra::None {
-                    push(marks, "extra_roll");
-                }
-            }
-        },
-    )
-}
-
-/// The marker games' board: the standard board with every decoration.
-fn marker_board(path_cell: impl Fn(Side, u8) -> Option<Cell>, roles: impl Fn(Cell, &mut Vec<String>)) -> BoardView {
-    let board = standard_board();
-    let path = |side: Side| (1..).map_while(|p| path_cell(side, p)).collect::<Vec<_>>();
-    let rows = board.rows;
-    build_board(&board, [path(Side::Light), path(Side::Dark)], true, |c| format!("{}{}", (b'a' + c.col) as char, rows - c.row), roles)
-}
-
-fn bens_board(g: &BensGame) -> BoardView {
-    let board = standard_board();
-    // A rosette protects its markers (docs/rules/bens-ur.md#board-and-path).
-    marker_board(
-        |s, p| g.path_cell(s, p),
-        |cell, marks| {
-            if board.is_rosette(cell) {
-                push(marks, "safe");
-            }
-        },
-    )
-}
-
-fn akalandung_board(g: &AkalandungGame, options: &BTreeMap<String, String>) -> BoardView {
-    let on = |name: &str| options.get(name).is_some_and(|v| v == "true");
-    let at = |positions: &[u8]| -> Vec<Cell> {
-        Side::BOTH.into_iter().flat_map(|s| positions.iter().filter_map(move |&p| g.path_cell(s, p))).collect()
-    };
-    let rosettes = at(&akalandung::ROSETTES);
-    let centre = at(&[akalandung::CENTRE]);
-    let twins = if on("twins") { at(&[akalandung::TWIN_SQUARE]) } else { Vec::new() };
-    let oracle = if on("oracle") { at(&akalandung::ORACLE) } else { Vec::new() };
-    let warrior = if on("warrior") { at(&[akalandung::WARRIOR_START]) } else { Vec::new() };
-    marker_board(
-        |s, p| g.path_cell(s, p),
-        |cell, marks| {
-            if rosettes.contains(&cell) {
-                push(marks, "stop");
-                push(marks, "extra_roll");
-            }
-            if centre.contains(&cell) {
-                push(marks, "safe");
-                push(marks, "shared");
-            }
-            for (cells, mark) in [(&twins, "twins"), (&oracle, "oracle"), (&warrior, "warrior")] {
-                if cells.contains(&cell) {
-                    push(marks, mark);
-                }
-            }
-        },
-    )
-}
-
-fn tower_board(g: &TowerGame) -> BoardView {
-    let board = standard_board();
-    let path = |side: Side| (1..=tower::FINAL).map(|p| tower::cell(tower::square(side, p))).collect::<Vec<_>>();
-    let by_cell: BTreeMap<Cell, usize> = (0..tower::SQUARES).map(|sq| (tower::cell(sq), sq)).collect();
-    let guard = g.rules().id == "guard-d6";
-    build_board(
-        &board,
-        [path(Side::Light), path(Side::Dark)],
-        false,
-        |c| by_cell.get(&c).map_or_else(String::new, |&sq| tower::square_name(sq)),
-        |cell, marks| {
-            let Some(&sq) = by_cell.get(&cell) else { return };
-            let pos = Side::BOTH.into_iter().find_map(|s| tower::position(s, sq));
-            match pos {
-                Some(p) if (tower::M1..=tower::M8).contains(&p) => push(marks, "shared"),
-                Some(tower::REFUGE) => push(marks, "refuge"),
-                Some(tower::FINAL) if guard => push(marks, "cross"),
-                _ => {}
-            }
-        },
-    )
-}
-
-// ---- positions ----
-
 fn piece(square: u16, side: Side, count: u32, face: Option<String>) -> PieceView {
     PieceView { square, side: side_key(side), count, face, stack: Vec::new(), stack_faces: Vec::new() }
 }
-
-fn race_position(g: &Game) -> PositionView {
-    let rules = g.rules();
-    let st = g.state();
-    let cols = rules.board.cols;
-    let mut pieces = Vec::new();
-    for side in Side::BOTH {
-        if let Some(birds) = &rules.spec.birds {
-            for (i, &pos) in st.birds(side, rules).iter().enumerate() {
-                if (1..=rules.path_len()).contains(&pos) {
-                    let name = birds.names.get(i).cloned().unwrap_or_else(|| format!("bird {}", i + 1));
-                    pieces.push(piece(square_id(cols, rules.cell(side, pos)), side, 1, Some(name)));
-                }
-            }
-            continue;
-        }
-        let mut per: BTreeMap<u16, u32> = BTreeMap::new();
-        for pos in 1..=rules.path_len() {
-            let n = u32::from(st.count_at(side, pos));
-            if n > 0 {
-                *per.entry(square_id(cols, rules.cell(side, pos))).or_default() += n;
-            }
-        }
-        pieces.extend(per.into_iter().map(|(sq, n)| piece(sq, side, n, None)));
-    }
-    let mut notes = Vec::new();
-    if let Some(paid) = g.pot_paid() {
-        let name = |s: Side| rules.spec.sides[s.index()].clone();
-        notes.push(format!("Pot: {} has paid {}, {} has paid {}", name(Side::Light), paid[0], name(Side::Dark), paid[1]));
-    }
-    if rules.named_pieces() && matches!(g.phase(), Phase::Declare | Phase::Roll) {
-        if let (Some(b), Some(birds)) = (g.next_bird(), &rules.spec.birds) {
-            let name = birds.names.get(usize::from(b) - 1).cloned().unwrap_or_default();
-            notes.push(format!("Next bird to summon: {name} ({b}), called with a {}", rules.call_value(b)));
-        }
-    }
-    let count = |f: fn(&ur_rules::State, Side) -> u8| [u32::from(f(st, Side::Light)), u32::from(f(st, Side::Dark))];
-    PositionView { pieces, reserve: count(ur_rules::State::reserve), off: count(ur_rules::State::off), notes }
-}
-
-fn marker_pieces(
-    cols: u8,
-    cell: impl Fn(Side, u8) -> Option<Cell>,
-    side: Side,
-    positions: &[u8],
-    face: Option<&str>,
-    per: u32,
-) -> Vec<PieceView> {
-    let mut by: BTreeMap<u16, u32> = BTreeMap::new();
-    for &p in positions {
-        if let Some(c) = cell(side, p) {
-            *by.entry(square_id(cols, c)).or_default() += per;
-        }
-    }
-    by.into_iter().map(|(sq, n)| piece(sq, side, n, face.map(str::to_string))).collect()
-}
-
-fn bens_parts(g: &BensGame) -> (BoardView, PositionView, Option<ThrowView>) {
-    let snap = g.snapshot();
-    let cols = standard_board().cols;
-    let mut pieces = Vec::new();
-    let mut reserve = [0; 2];
-    let mut off = [0; 2];
-    for (side, s) in [(Side::Light, &snap.light), (Side::Dark, &snap.dark)] {
-        pieces.extend(marker_pieces(cols, |sd, p| g.path_cell(sd, p), side, &s.blank, Some("blank"), 1));
-        pieces.extend(marker_pieces(cols, |sd, p| g.path_cell(sd, p), side, &s.dotted, Some("dotted"), 1));
-        reserve[side.index()] = u32::from(s.home.unwrap_or(0));
-        off[side.index()] = u32::from(s.off);
-    }
-    let mut notes = Vec::new();
-    if snap.turn.starts_with("start") {
-        notes.push("Start procedure: both sides throw for their first marker; the one further ahead starts".into());
-    }
-    if snap.free_turn {
-        notes.push("This roll is a free turn".into());
-    }
-    let dice = match snap.options.get("dice").map(String::as_str) {
-        Some("BIN4") => DiceModel::Bin4,
-        Some("D4") => DiceModel::D4,
-        _ => DiceModel::Bin3,
-    };
-    // The raw outcome is the move value in every dice model of bens-ur; a
-    // start jump is decided after a zero.
-    let raw = if snap.turn.starts_with("start-jump") { Some(0) } else { snap.throw };
-    let throw = raw.map(|raw| {
-        let text =
-            if raw == 0 { "a zero: jump (or leave from 23 with a dotted marker), then a free turn".into() } else { format!("move {raw}") };
-        throw_view(dice, raw, raw, format!("{}: {text}", shows(dice, raw)), Vec::new())
-    });
-    (bens_board(g), PositionView { pieces, reserve, off, notes }, throw)
-}
-
-fn akalandung_parts(g: &AkalandungGame) -> (BoardView, PositionView, Option<ThrowView>) {
-    let snap = g.snapshot();
-    let cols = standard_board().cols;
-    let cell = |sd: Side, p: u8| g.path_cell(sd, p);
-    let mut pieces = Vec::new();
-    let mut reserve = [0; 2];
-    let mut off = [0; 2];
-    for (side, s) in [(Side::Light, &snap.light), (Side::Dark, &snap.dark)] {
-        let mut plain = s.path.clone();
-        for w in &s.warriors {
-            if let Some(i) = plain.iter().position(|p| p == w) {
-                plain.remove(i);
-            }
-        }
-        pieces.extend(marker_pieces(cols, cell, side, &plain, None, 1));
-        pieces.extend(marker_pieces(cols, cell, side, &s.warriors, Some("warrior"), 1));
-        pieces.extend(marker_pieces(cols, cell, side, &s.twins, Some("twins"), 2));
-        reserve[side.index()] = u32::from(s.reserve.unwrap_or(0));
-        off[side.index()] = u32::from(s.off);
-    }
-    let mut notes = Vec::new();
-    if let Some(holder) = snap.oracle {
-        notes.push(format!("{} holds the Oracle's Vision", g.side_name(holder)));
-    }
-    let throw =
-        snap.throw.map(|raw| throw_view(DiceModel::Bin3, raw, raw, format!("{}: move {raw}", shows(DiceModel::Bin3, raw)), Vec::new()));
-    (akalandung_board(g, &snap.options), PositionView { pieces, reserve, off, notes }, throw)
-}
-
-fn tower_position(g: &TowerGame) -> PositionView {
-    let cols = standard_board().cols;
-    let stacks = g.stacks();
-    let face = |promoted: bool| if promoted { "promoted" } else { "plain" }.to_string();
-    let mut pieces = Vec::new();
-    for sq in 0..tower::SQUARES {
-        let Some(top) = stacks.top(sq) else { continue };
-        let tokens: Vec<_> = (0..stacks.len(sq)).map(|i| stacks.token(sq, i)).collect();
-        let count = tokens.iter().filter(|t| t.owner() == top.owner()).count() as u32;
-        pieces.push(PieceView {
-            square: square_id(cols, tower::cell(sq)),
-            side: side_key(top.owner()),
-            count,
-            face: Some(face(top.promoted())),
-            stack: tokens.iter().map(|t| side_key(t.owner())).collect(),
-            stack_faces: tokens.iter().map(|t| face(t.promoted())).collect(),
-        });
-    }
-    let snap = g.snapshot();
-    let r = g.rules();
-    let mut notes = vec![format!("Faces: {} (plain), {} (promoted)", r.faces[0], r.faces[1])];
-    for side in Side::BOTH {
-        let (held, gone) = (snap.prisoners[side.index()], g.eliminated(side));
-        if held > 0 || gone > 0 {
-            notes.push(format!("{}: {held} held prisoner, {gone} eliminated", g.side_name(side)));
-        }
-    }
-    if g.quiet_turns() > 0 {
-        notes.push(format!("{} turns without progress", g.quiet_turns()));
-    }
-    if let Some(end) = g.end_reason() {
-        notes.push(format!(
-            "Ended by {}",
-            serde_json::to_value(end).ok().and_then(|v| v.as_str().map(|s| s.replace('_', " "))).unwrap_or_default()
-        ));
-    }
-    let both = |f: &dyn Fn(Side) -> u8| [u32::from(f(Side::Light)), u32::from(f(Side::Dark))];
-    PositionView { pieces, reserve: both(&|s| g.reserve(s)), off: both(&|s| g.eliminated(s)), notes }
-}
-
-// ---- throws ----
 
 /// A fixed arrangement of `marked` marked dice among `n` binary dice.
 fn binary_dice(n: u8, marked: u8) -> Vec<u8> {
@@ -663,69 +393,6 @@ fn throw_view(model: DiceModel, raw: u8, value: u8, text: String, table: Vec<Thr
         DiceModel::D6 => ("d6", vec![raw]),
     };
     ThrowView { kind: kind.into(), dice, raw, value, text, table }
-}
-
-fn extra_text(extra: Extra, enter: bool) -> String {
-    let mut parts = Vec::new();
-    match extra {
-        Extra::Auto => parts.push("then roll again"),
-        Extra::Optional => parts.push("then may roll again"),
-        Extra::None => {}
-    }
-    if !enter {
-        parts.push("cannot enter a piece");
-    }
-    parts.join(", ")
-}
-
-/// The race's throw: the throw awaiting a move, or the last roll when the
-/// decision is whether to roll again.
-fn race_throw(g: &Game) -> Option<ThrowView> {
-    let rules = g.rules();
-    let raw = match g.phase() {
-        Phase::Move => g.throw().map(|t| t.raw),
-        Phase::ExtraRoll => g.history().iter().rev().find_map(|a| match a {
-            Action::Roll(raw) => Some(*raw),
-            _ => None,
-        }),
-        _ => None,
-    }?;
-    let t = rules.throw(raw)?;
-    let throws: Vec<_> = rules.throws().map(|(t, _)| t).collect();
-    let plain = throws.iter().all(|t| t.value == t.raw && t.extra == Extra::None && t.enter);
-    let table = if plain {
-        Vec::new()
-    } else {
-        throws.iter().map(|t| ThrowRow { raw: t.raw, value: t.value, text: extra_text(t.extra, t.enter) }).collect()
-    };
-    let mut text = format!("{}: ", shows(rules.dice(), raw));
-    text += &if t.value == 0 { "no move".to_string() } else { format!("move {}", t.value) };
-    let extra = extra_text(t.extra, t.enter);
-    if t.value > 0 && !extra.is_empty() {
-        text += &format!(", {extra}");
-    }
-    Some(throw_view(rules.dice(), raw, t.value, text, table))
-}
-
-fn tower_throw(g: &TowerGame) -> Option<ThrowView> {
-    let pyramids = g.rules().dice == TowerDice::Pyramids;
-    let model = if pyramids { DiceModel::Bin4 } else { DiceModel::D6 };
-    let table = if pyramids {
-        let mut rows: Vec<ThrowRow> = (1..=4).map(|v| ThrowRow { raw: v, value: v, text: String::new() }).collect();
-        rows.insert(0, ThrowRow { raw: 0, value: 5, text: "throw again or move 5".into() });
-        rows
-    } else {
-        let mut rows: Vec<ThrowRow> = (1..=5).map(|v| ThrowRow { raw: v, value: v, text: String::new() }).collect();
-        rows.push(ThrowRow { raw: 6, value: 0, text: "the turn passes".into() });
-        rows
-    };
-    match g.phase() {
-        TowerPhase::Blank => Some(throw_view(model, 0, 0, "all blank: throw again or move 5".into(), table)),
-        // A pyramid move of 5 comes only from an all-blank throw.
-        TowerPhase::Move(5) if pyramids => Some(throw_view(model, 0, 5, "all blank: move 5".into(), table)),
-        TowerPhase::Move(v) => Some(throw_view(model, v, v, format!("{}: move {v}", shows(model, v)), table)),
-        TowerPhase::Roll | TowerPhase::Over(_) => None,
-    }
 }
 
 // ---- actions ----
@@ -791,14 +458,14 @@ fn action_view(game: &AnyGame, board: &BoardView, mover: Side, index: usize, act
         }
         (_, AnyAction::Tower(a)) => match *a {
             TowerAction::Move(m) => {
-                let mut text = words(m.from, m.to, tower::FINAL);
+                let mut text = words(m.from, m.to, ur_rules::tower::FINAL);
                 if m.backward() {
                     text += " (backward)";
                 }
                 if m.carry > 0 {
                     text += &format!(", carrying {} prisoner{}", m.carry, if m.carry == 1 { "" } else { "s" });
                 }
-                mv(step(m.from, m.to, tower::FINAL), text)
+                mv(step(m.from, m.to, ur_rules::tower::FINAL), text)
             }
             TowerAction::Reroll => choice("Throw again".into()),
             TowerAction::Move5 => choice("Move 5".into()),

@@ -246,29 +246,8 @@ async fn create(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<Sock
         m => return bad(format!("mode must be bot, hotseat or online, not '{m}'")),
     }
     let id = secret();
-    let (rules_id, rules_file) = match &new.rules {
-        RulesSource::Builtin(id) => (Some(id.clone()), None),
-        RulesSource::File(text) => (None, Some(text.clone())),
-    };
-    let kind = |b: bool| if b { "bot".to_string() } else { "human".to_string() };
-    let row = GameRow {
-        id: id.clone(),
-        rules_id,
-        rules_file,
-        options: serde_json::to_string(&new.options).unwrap_or_else(|_| "{}".into()),
-        first: side_key(first).into(),
-        mode: req.mode.clone(),
-        light: kind(bots[0]),
-        dark: kind(bots[1]),
-        bot: bot.clone(),
-        token_light: tokens[0].clone(),
-        token_dark: tokens[1].clone(),
-        status: "playing".into(),
-        winner: None,
-        created_ms: now_ms(),
-        start: start.clone(),
-    };
     let meta = Meta { id: id.clone(), new, mode: req.mode.clone(), bots, bot, tokens, start };
+    let row = game_row(&meta);
     if let Err(e) = hub.create(row, meta, session).await {
         return refuse(StatusCode::SERVICE_UNAVAILABLE, "storage", format!("the game could not be stored: {e}"));
     }
@@ -282,6 +261,32 @@ async fn create(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<Sock
         "play": format!("/#/game/{id}?token={token}"),
     }))
     .into_response()
+}
+
+/// The stored row of a game just created, from what the hub keeps of it.
+pub fn game_row(meta: &Meta) -> GameRow {
+    let (rules_id, rules_file) = match &meta.new.rules {
+        RulesSource::Builtin(id) => (Some(id.clone()), None),
+        RulesSource::File(text) => (None, Some(text.clone())),
+    };
+    let kind = |b: bool| if b { "bot" } else { "human" }.to_string();
+    GameRow {
+        id: meta.id.clone(),
+        rules_id,
+        rules_file,
+        options: serde_json::to_string(&meta.new.options).unwrap_or_else(|_| "{}".into()),
+        first: side_key(meta.new.first).into(),
+        mode: meta.mode.clone(),
+        light: kind(meta.bots[0]),
+        dark: kind(meta.bots[1]),
+        bot: meta.bot.clone(),
+        token_light: meta.tokens[0].clone(),
+        token_dark: meta.tokens[1].clone(),
+        status: "playing".into(),
+        winner: None,
+        created_ms: now_ms(),
+        start: meta.start.clone(),
+    }
 }
 
 /// `"3"`, `3`, `"level3"` or `"perfect"` as a bot name.

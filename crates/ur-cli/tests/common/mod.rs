@@ -4,6 +4,7 @@
 // Each test file uses its own share of these helpers.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -71,6 +72,22 @@ pub fn run_fails(args: &[&str], needles: &[&str]) -> String {
 pub fn json_of_run(args: &[&str]) -> serde_json::Value {
     let out = run_ok(args);
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
+/// Runs an `ur engine` command on these input lines (then end of input) and
+/// returns its replies, one JSON value a line, and what it printed.
+pub fn engine_run(mut cmd: Command, lines: &[&str]) -> (Vec<serde_json::Value>, Output) {
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("ur starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    // A writer thread keeps both pipes moving; the engine may quit before reading everything.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let replies = text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
+    (replies, out)
 }
 
 pub fn path_str(p: &Path) -> &str {

@@ -39,6 +39,9 @@ const SQUARE_FIELDS: &[&str] = &["at", "kind"];
 const POT_FIELDS: &[&str] = &["stake", "rosette_fine"];
 const BIRD_FIELDS: &[&str] = &["names", "eagle_call_value"];
 const OPTION_FIELDS: &[&str] = &["name", "description", "default", "values", "field", "min", "max"];
+/// The fields of the tables inside a race rule-set file: a throw, `rosettes`,
+/// a square, `pot`, `birds` and an option.
+pub const NESTED_FIELDS: [&[&str]; 6] = [THROW_FIELDS, ROSETTE_FIELDS, SQUARE_FIELDS, POT_FIELDS, BIRD_FIELDS, OPTION_FIELDS];
 /// Fields an option's patch may not change.
 const FIXED_FIELDS: &[&str] = &["id", "pieces", "options"];
 

@@ -8,8 +8,8 @@
 //! number and clause, its step and what differed.
 //!
 //! A new family is a module implementing [`runner::Family`], its folder under
-//! `tests/cases/` in [`FAMILIES`], and two tests calling
-//! [`runner::assert_cases`] and [`runner::assert_coverage`].
+//! `tests/cases/` in [`FAMILIES`], and its two tests from
+//! `runner::family_tests!`.
 
 mod marker;
 mod race;

@@ -44,7 +44,7 @@ use ur_rules::marker::akalandung::{AkalandungGame, AkalandungSetup};
 use ur_rules::marker::bens::{BensGame, BensSetup};
 use ur_rules::{AnyGame, Options, Playable, Side};
 
-use crate::runner::{self, open_problems, roll_problem, Family};
+use crate::runner::{self, open_problems, roll_problem, Family, PathCells};
 
 pub struct Marker;
 
@@ -55,13 +55,6 @@ pub struct MarkerCase {
     position: Option<toml::Value>,
     first: Option<Side>,
     path_cells: Option<PathCells>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PathCells {
-    light: Vec<[u8; 2]>,
-    dark: Vec<[u8; 2]>,
 }
 
 #[derive(Deserialize, Default)]
@@ -124,12 +117,7 @@ impl Family for Marker {
     fn check_start(_: &(String, Options), game: &AnyGame, case: &MarkerCase, errs: &mut Vec<String>) -> Result<(), String> {
         if let Some(cells) = &case.path_cells {
             let AnyGame::Bens(g) = game else { return Err("path_cells is for bens-ur".into()) };
-            for (side, want) in [(Side::Light, &cells.light), (Side::Dark, &cells.dark)] {
-                let got: Vec<[u8; 2]> = (1..=23).filter_map(|p| g.path_cell(side, p)).map(Into::into).collect();
-                if &got != want {
-                    errs.push(format!("{side} path cells are {got:?}, expected {want:?}"));
-                }
-            }
+            cells.problems(|side| (1..=23).filter_map(|p| g.path_cell(side, p)).map(Into::into).collect(), errs);
         }
         Ok(())
     }
@@ -146,15 +134,7 @@ impl Family for Marker {
     }
 }
 
-#[test]
-fn every_marker_case_holds() {
-    runner::assert_cases::<Marker>();
-}
-
-#[test]
-fn every_decision_and_open_item_is_named_by_a_case() {
-    runner::assert_coverage::<Marker>();
-}
+runner::family_tests!(Marker, every_marker_case_holds, every_decision_and_open_item_is_named_by_a_case);
 
 fn json_of(v: &toml::Value) -> Result<Value, String> {
     serde_json::to_value(v).map_err(|e| e.to_string())

@@ -53,7 +53,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 use ur_rules::{Choice, Extra, Game, Move, MoveEffect, Options, Phase, Rules, Setup, Side, SideSetup};
 
-use crate::runner::{self, Family};
+use crate::runner::{self, Family, PathCells};
 
 pub struct Race;
 
@@ -127,12 +127,7 @@ impl Family for Race {
 
     fn check_start(rules: &Arc<Rules>, _: &Game, case: &RaceCase, errs: &mut Vec<String>) -> Result<(), String> {
         if let Some(pc) = &case.path_cells {
-            for (side, cells) in [(Side::Light, &pc.light), (Side::Dark, &pc.dark)] {
-                let got: Vec<[u8; 2]> = (1..=rules.path_len()).map(|p| rules.cell(side, p).into()).collect();
-                if &got != cells {
-                    errs.push(format!("{side} path cells are {got:?}, expected {cells:?}"));
-                }
-            }
+            pc.problems(|side| (1..=rules.path_len()).map(|p| rules.cell(side, p).into()).collect(), errs);
         }
         if let Some(want) = &case.rosettes {
             for side in Side::BOTH {
@@ -259,15 +254,7 @@ impl Family for Race {
     }
 }
 
-#[test]
-fn every_race_case_holds() {
-    runner::assert_cases::<Race>();
-}
-
-#[test]
-fn every_booklet_rule_set_has_cases_for_its_items() {
-    runner::assert_coverage::<Race>();
-}
+runner::family_tests!(Race, every_race_case_holds, every_booklet_rule_set_has_cases_for_its_items);
 
 #[derive(Deserialize, Default, Clone)]
 #[serde(deny_unknown_fields)]
@@ -285,13 +272,6 @@ struct Pos {
     /// Absent: every piece in reserve (a start position), or not checked (in `after`).
     light: Option<PosSide>,
     dark: Option<PosSide>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PathCells {
-    light: Vec<[u8; 2]>,
-    dark: Vec<[u8; 2]>,
 }
 
 #[derive(Deserialize, Debug, PartialEq)]

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use ur_rules::{OptionValue, Options};
+use ur_rules::{OptionValue, Options, Side};
 
 /// The ending of every case file's name: `<rule-set id>.cases.toml`.
 pub const SUFFIX: &str = ".cases.toml";
@@ -301,6 +301,45 @@ pub fn assert_cases<F: Family>() {
 pub fn assert_coverage<F: Family>() {
     let problems = coverage::<F>();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The two tests of a family, named as given: every case of its files holds
+/// ([`assert_cases`]), and its files name every item they must
+/// ([`assert_coverage`]).
+macro_rules! family_tests {
+    ($family:ty, $cases:ident, $coverage:ident) => {
+        #[test]
+        fn $cases() {
+            $crate::runner::assert_cases::<$family>();
+        }
+
+        #[test]
+        fn $coverage() {
+            $crate::runner::assert_coverage::<$family>();
+        }
+    };
+}
+pub(crate) use family_tests;
+
+/// A case's `path_cells`: the cell (`[row, column]`) of every path
+/// position, per side.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathCells {
+    light: Vec<[u8; 2]>,
+    dark: Vec<[u8; 2]>,
+}
+
+impl PathCells {
+    /// Where a side's path (`path(side)`, positions 1 and on) differs from the case.
+    pub fn problems(&self, path: impl Fn(Side) -> Vec<[u8; 2]>, errs: &mut Vec<String>) {
+        for (side, want) in [(Side::Light, &self.light), (Side::Dark, &self.dark)] {
+            let got = path(side);
+            if &got != want {
+                errs.push(format!("{side} path cells are {got:?}, expected {want:?}"));
+            }
+        }
+    }
 }
 
 /// A roll's outcome against the case: an accepted roll that should be

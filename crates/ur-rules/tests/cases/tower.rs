@@ -42,9 +42,9 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use ur_rules::tower::{cell, square, TowerGame, TowerRules, TowerSetup, TOWER_IDS};
-use ur_rules::{Cell, Options, Playable, Side, Turn};
+use ur_rules::{Cell, Options, Playable, Turn};
 
-use crate::runner::{self, open_problems, roll_problem, Family};
+use crate::runner::{self, open_problems, roll_problem, Family, PathCells};
 
 pub struct Tower;
 
@@ -89,14 +89,9 @@ impl Family for Tower {
         TowerGame::from_position(*rules, &case.position.clone().unwrap_or_default()).map_err(|e| e.to_string())
     }
 
-    fn check_start(rules: &TowerRules, game: &TowerGame, case: &TowerCase, _: &mut Vec<String>) -> Result<(), String> {
+    fn check_start(rules: &TowerRules, game: &TowerGame, case: &TowerCase, errs: &mut Vec<String>) -> Result<(), String> {
         if let Some(pc) = &case.path_cells {
-            for (side, cells) in [(Side::Light, &pc.light), (Side::Dark, &pc.dark)] {
-                let got: Vec<[u8; 2]> = (1..=14).map(|p| <[u8; 2]>::from(cell(square(side, p)))).collect();
-                if got != *cells {
-                    return Err(format!("{side} path cells: expected {cells:?}, got {got:?}"));
-                }
-            }
+            pc.problems(|side| (1..=14).map(|p| <[u8; 2]>::from(cell(square(side, p)))).collect(), errs);
         }
         if let Some(want) = &case.outcomes {
             let got = game.outcomes();
@@ -120,27 +115,12 @@ impl Family for Tower {
     }
 }
 
-#[test]
-fn every_tower_case_holds() {
-    runner::assert_cases::<Tower>();
-}
-
-#[test]
-fn every_item_is_named_by_a_case() {
-    runner::assert_coverage::<Tower>();
-}
+runner::family_tests!(Tower, every_tower_case_holds, every_item_is_named_by_a_case);
 
 #[test]
 fn cells_are_cells() {
     // The runner reads cells as [row, col]; make sure the conversion agrees.
     assert_eq!(<[u8; 2]>::from(Cell { row: 2, col: 3 }), [2, 3]);
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PathCells {
-    light: Vec<[u8; 2]>,
-    dark: Vec<[u8; 2]>,
 }
 
 #[derive(Deserialize, Default, Clone)]
