@@ -256,10 +256,20 @@ fn side_key(side: Side) -> String {
 pub struct SideView {
     pub key: String,
     pub name: String,
+    /// The colour its pieces are drawn in, `light` or `dark`: the key's,
+    /// unless the side is named for the other colour (Ben's light side is
+    /// Black).
+    pub tone: String,
 }
 
 fn side_view(game: &AnyGame, side: Side) -> SideView {
-    SideView { key: side_key(side), name: game.side_name(side).to_string() }
+    let name = game.side_name(side).to_string();
+    let tone = match name.to_ascii_lowercase().as_str() {
+        "black" => "dark".to_string(),
+        "white" => "light".to_string(),
+        _ => side_key(side),
+    };
+    SideView { key: side_key(side), name, tone }
 }
 
 fn turn_view(game: &AnyGame, board_text: &str) -> (TurnView, Option<String>) {

@@ -320,6 +320,28 @@ fn a_custom_rule_set_file_gets_its_board_from_its_rules() {
 }
 
 #[test]
+fn a_side_named_for_a_colour_is_drawn_in_it() {
+    let tones = |id: &str| -> Vec<(String, String, String)> {
+        let v = game_view(&session(id));
+        v.sides.iter().map(|s| (s.key.clone(), s.name.clone(), s.tone.clone())).collect()
+    };
+    // Ben's light side is named Black (D13): its pieces are drawn dark.
+    let bens = tones("bens-ur");
+    assert_eq!(bens[0], ("light".into(), "Black".into(), "dark".into()));
+    assert_eq!(bens[1], ("dark".into(), "White".into(), "light".into()));
+    for id in all_ids() {
+        for (key, name, tone) in tones(&id) {
+            let named = match name.as_str() {
+                "Black" => Some("dark"),
+                "White" => Some("light"),
+                _ => None,
+            };
+            assert_eq!(tone, named.unwrap_or(&key), "{id}: {name} ({key})");
+        }
+    }
+}
+
+#[test]
 fn throws_show_their_dice() {
     let mut s = session("regency-bell");
     s.roll(3).unwrap();

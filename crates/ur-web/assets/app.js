@@ -914,7 +914,7 @@ class GameScreen {
       const dot = seat ? (seat.kind === 'bot' ? 'bot' : (this.deadlines[side] ? 'away' : (seat.connected ? 'on' : 'off'))) : 'none';
       box.className = 'player ' + side + (isTurn ? ' turn' : '') + (v.winner === side ? ' won' : '');
       fill(box, 
-        h('span', { class: 'disc ' + side, 'aria-hidden': 'true' }),
+        h('span', { class: 'disc ' + ((v.sides && v.sides[idx] && v.sides[idx].tone) || side), 'aria-hidden': 'true' }),
         h('span', { class: 'name' }, sideName(v, side)),
         (you === side || (you === 'both')) && this.game.mode !== 'hotseat' ? h('span', { class: 'tag' }, t('game.you')) : null,
         h('span', { class: 'conn ' + dot, 'data-presence': side }, h('span', { class: 'dot', 'aria-hidden': 'true' }), this.seatText(side)),

@@ -147,8 +147,12 @@ function roleSigns(g, marks) {
 
 // ---- pieces ----
 
+// The colour each side's pieces are drawn in (`view.sides[i].tone`): a side
+// named for a colour is drawn in it, whichever its key.
+let tones = { light: 'light', dark: 'dark' };
+
 function disc(g, cx, cy, r, side, attrs = {}) {
-  const light = side === 'light';
+  const light = tones[side] === 'light';
   return el('circle', {
     cx, cy, r,
     fill: light ? COLORS.light : COLORS.dark,
@@ -159,7 +163,7 @@ function disc(g, cx, cy, r, side, attrs = {}) {
 }
 
 function faceMark(g, cx, cy, r, side, face) {
-  const ink = side === 'light' ? COLORS.lightEdge : COLORS.darkEdge;
+  const ink = tones[side] === 'light' ? COLORS.lightEdge : COLORS.darkEdge;
   if (!face || face === 'blank' || face === 'plain') return;
   if (face === 'dotted') {
     quincunx(g, cx, cy, r * 0.38, r * 0.13, ink);
@@ -202,8 +206,8 @@ function drawPiece(layer, piece, index, cx, cy, r) {
       const y = base - i * step;
       el('ellipse', {
         cx, cy: y + r * 0.25, rx: r, ry: r * 0.45,
-        fill: side === 'light' ? COLORS.light : COLORS.dark,
-        stroke: side === 'light' ? COLORS.lightEdge : COLORS.darkEdge,
+        fill: tones[side] === 'light' ? COLORS.light : COLORS.dark,
+        stroke: tones[side] === 'light' ? COLORS.lightEdge : COLORS.darkEdge,
         'stroke-width': 3,
         'data-token': piece.stack.length - shown.length + i,
         'data-side': side,
@@ -333,6 +337,8 @@ function drawDice(layer, t, x, y, width) {
 export function renderBoard(svg, view, opts = {}) {
   const o = { labels: true, targets: [], selected: null, ...opts };
   o.mover = view.turn && view.turn.side;
+  tones = { light: 'light', dark: 'dark' };
+  for (const s of view.sides || []) if (s.tone) tones[s.key] = s.tone;
   const clickable = typeof o.onSpot === 'function';
   const { rows, cols } = view.board;
   const width = PANEL * 2 + cols * S;
