@@ -377,7 +377,9 @@ fn each_side_s_luck_averages_zero_over_games() {
 #[ignore]
 fn measure_truncation_error() {
     use ur_bots::rollout::RolloutJudge as J;
-    for (id, trials, every, games) in [("finkel", 128, 4, 4), ("masters", 128, 4, 3), ("ludens-akalandung", 32, 20, 1), ("guard-d6", 32, 15, 1)] {
+    for (id, trials, every, games) in
+        [("finkel", 128, 4, 4), ("masters", 128, 4, 3), ("ludens-akalandung", 32, 20, 1), ("guard-d6", 32, 15, 1)]
+    {
         let start = AnyGame::new(id, &Options::new(), Side::Light).unwrap();
         let cut = J::new(&start, RolloutConfig::with(trials, 1));
         let full = J::new(&start, RolloutConfig { truncate: None, ..RolloutConfig::with(trials, 1) });
@@ -396,6 +398,11 @@ fn measure_truncation_error() {
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
         // Method of moments: the mean square difference less its sampling part.
         let bias = (mean(&sq) - mean(&noise)).max(0.0);
-        eprintln!("{id}: {} positions, bias sd {:.2} pp, per share cut {:.2} pp", sq.len(), 100.0 * bias.sqrt(), 100.0 * (bias / mean(&shares)).sqrt());
+        eprintln!(
+            "{id}: {} positions, bias sd {:.2} pp, per share cut {:.2} pp",
+            sq.len(),
+            100.0 * bias.sqrt(),
+            100.0 * (bias / mean(&shares)).sqrt()
+        );
     }
 }

@@ -3,9 +3,9 @@
 //! prints of the human's play when it ends.
 
 use ur_bots::review::{review, Judge, Note, NoteKind, Review, SideSummary, Verdict, BLUNDER, INACCURACY, MISTAKE};
-use ur_rules::race::text::{move_text, render, side_label};
 use ur_bots::review_any::{AnyNoteKind, AnyReview};
 use ur_bots::rollout::Estimate;
+use ur_rules::race::text::{move_text, render, side_label};
 use ur_rules::{Action, AnyGame, GameRecord, Options, Playable, Rules, Side};
 
 use ur_rules::report::race_rules;
@@ -203,7 +203,10 @@ pub fn any_text_report(game: &AnyGame, options: &Options, rev: &AnyReview, all: 
     if lines.is_empty() {
         out += "No inaccuracies: every decision lost less than 1 pp.\n";
     } else {
-        out += &format!("{:>5}  {:<10} {:>4}  {:<24} {:>12}  {:<24} {:>12}  {:>14}\n", "turn", "side", "roll", "played", "win %", "best", "win %", "loss pp");
+        out += &format!(
+            "{:>5}  {:<10} {:>4}  {:<24} {:>12}  {:<24} {:>12}  {:>14}\n",
+            "turn", "side", "roll", "played", "win %", "best", "win %", "loss pp"
+        );
         out += &lines.concat();
     }
     out += "\n";

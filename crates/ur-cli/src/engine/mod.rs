@@ -260,7 +260,10 @@ fn review(s: &Session, req: &Req) -> Reply {
     let seed = req.count("seed", u64::MAX)?;
     if s.family() != ur_rules::Family::Race {
         if req.obj.contains_key("depth") {
-            return Err(format!(r#""depth" is a race judge's; the rollout judge reviews {}: give "trials" and "seed" instead"#, s.game().rule_id()));
+            return Err(format!(
+                r#""depth" is a race judge's; the rollout judge reviews {}: give "trials" and "seed" instead"#,
+                s.game().rule_id()
+            ));
         }
         return review_any(s, trials, seed);
     }

@@ -106,7 +106,9 @@ impl<'a> Req<'a> {
     pub fn count(&self, key: &str, max: u64) -> Result<Option<u64>, String> {
         match self.obj.get(key) {
             None => Ok(None),
-            Some(v) => v.as_u64().filter(|&n| n <= max).map(Some).ok_or_else(|| format!(r#""{key}" must be an integer 0 to {max}, not {v}"#)),
+            Some(v) => {
+                v.as_u64().filter(|&n| n <= max).map(Some).ok_or_else(|| format!(r#""{key}" must be an integer 0 to {max}, not {v}"#))
+            }
         }
     }
 

@@ -134,13 +134,21 @@ fn a_tower_game_through_the_same_commands() {
     assert_eq!(ask(&mut s, r#"{"cmd":"show"}"#)["phase"], "over");
     // The rollout judge reviews it, in the shape of `ur review --format json`.
     let r = ask(&mut s, r#"{"cmd":"review","trials":4,"seed":3}"#);
-    assert_eq!((r["ok"].clone(), r["rules"].clone(), r["exact"].clone(), r["seed"].clone()), (json!(true), json!("guard-d6"), json!(false), json!(3)), "{r}");
+    assert_eq!(
+        (r["ok"].clone(), r["rules"].clone(), r["exact"].clone(), r["seed"].clone()),
+        (json!(true), json!("guard-d6"), json!(false), json!(3)),
+        "{r}"
+    );
     assert!(r["judge"].as_str().unwrap().starts_with("rollout:4"), "{r}");
     assert_eq!((r["over"].clone(), r["sureness"]["trials"].clone()), (json!(true), json!(4)), "{r}");
     let notes = r["notes"].as_array().unwrap();
     assert!(notes.iter().any(|n| n["kind"] == "decision" && n["loss"]["half"].is_number()), "{r}");
     assert_eq!(r["sides"].as_array().unwrap().len(), 2);
-    for (bad, says) in [(r#"{"cmd":"review","depth":2}"#, "trials"), (r#"{"cmd":"review","trials":0}"#, "1 or more"), (r#"{"cmd":"review","trials":-1}"#, "0 to 4096")] {
+    for (bad, says) in [
+        (r#"{"cmd":"review","depth":2}"#, "trials"),
+        (r#"{"cmd":"review","trials":0}"#, "1 or more"),
+        (r#"{"cmd":"review","trials":-1}"#, "0 to 4096"),
+    ] {
         let e = ask(&mut s, bad);
         assert!(e["error"].as_str().unwrap().contains(says), "{bad}: {e}");
     }
