@@ -182,7 +182,8 @@ fn judge_roll(judge: &RolloutJudge, game: &mut AnyGame, raw: u8, index: usize) -
     game.roll(raw)?;
     let (before, after) = (&trials.before, &trials.after);
     let luck = Estimate::paired(after, before);
-    Ok((AnyNoteKind::Roll { raw, before: Estimate::of(before), after: Estimate::of(after), luck }, trials.choices))
+    let (before, after) = (judge.estimate(before, trials.before_cut), judge.estimate(after, trials.after_cut));
+    Ok((AnyNoteKind::Roll { raw, before, after, luck }, trials.choices))
 }
 
 /// The note of a decision about to be played: none when fewer than two

@@ -17,6 +17,11 @@
 //!   ([`Calibration`]): a logistic fit of the roller's result on its
 //!   standing over games the playout policy plays against itself.
 //!
+//! The evaluation's error at the cut is a bias that more trials do not
+//! shrink, so a value's stated interval includes it: the sampling interval
+//! and an allowance of [`Allowance`] times the share of the trials that were
+//! cut, added in quadrature (see [`Estimate::widened`]).
+//!
 //! Trials run in parallel with rayon; each is seeded from the judge's seed,
 //! the position's key and its own index, so results do not depend on the
 //! number of threads.
@@ -51,6 +56,24 @@ pub const PLAYOUT_STEP_CAP: u32 = 20_000;
 
 /// The z-value of a two-sided 95% interval.
 const Z95: f64 = 1.96;
+
+/// The standard deviation of a truncated value's bias when every trial is
+/// cut: the evaluation's error at the cut, averaged over the cut
+/// positions, as measured against full playouts of the same policy (the
+/// `measure_truncation_error` test in `tests/rollout.rs`, roll positions of
+/// `level2` games; BENCHMARKS.md, "Rollout review").
+#[derive(Clone, Copy, Debug)]
+pub struct Allowance;
+
+impl Allowance {
+    /// Races, by the learned evaluation: measured 3.9 pp on Masters, 2.0 on
+    /// Finkel, 2.4 on 4-piece Finkel, 1.3 on 3 pieces, 0.6 on 2; the
+    /// largest stands for every race set.
+    pub const RACE: f64 = 0.04;
+    /// The other families, by the calibrated standing: measured about
+    /// 12 pp on Akalandung and on guard-d6 (few positions: a rough figure).
+    pub const STANDING: f64 = 0.12;
+}
 
 /// How a playout decides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,6 +193,13 @@ impl Estimate {
         let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
         Estimate::of(&d)
     }
+
+    /// The interval widened by a bias of standard deviation `bias_sd`,
+    /// added in quadrature to the sampling's.
+    #[must_use]
+    pub fn widened(self, bias_sd: f64) -> Estimate {
+        Estimate { mean: self.mean, half: self.half.hypot(Z95 * bias_sd) }
+    }
 }
 
 /// Every open choice at a decision with its playouts' results.
@@ -178,12 +208,17 @@ pub struct ChoiceTrials {
     pub actions: Vec<AnyAction>,
     /// `results[c][i]`: choice `c`'s trial `i`, the mover's result in `[0, 1]`.
     pub results: Vec<Vec<f64>>,
+    /// `cut[c][i]`: whether that trial was cut and scored by the evaluation.
+    pub cut: Vec<Vec<bool>>,
+    /// The judge's truncation allowance ([`RolloutJudge::allowance`]).
+    pub allowance: f64,
 }
 
 impl ChoiceTrials {
-    /// Each choice's estimate, in the order of [`ChoiceTrials::actions`].
+    /// Each choice's estimate, in the order of [`ChoiceTrials::actions`],
+    /// its interval including the truncation's allowance.
     pub fn estimates(&self) -> Vec<Estimate> {
-        self.results.iter().map(|r| Estimate::of(r)).collect()
+        self.results.iter().zip(&self.cut).map(|(r, cut)| Estimate::of(r).widened(share(cut) * self.allowance)).collect()
     }
 
     /// The index of the best choice (highest mean; the first among equals).
@@ -204,6 +239,11 @@ impl ChoiceTrials {
     }
 }
 
+/// The share of `true` in `flags` (0 for none).
+fn share(flags: &[bool]) -> f64 {
+    flags.iter().filter(|&&f| f).count() as f64 / flags.len().max(1) as f64
+}
+
 /// A judged roll's playouts ([`RolloutJudge::roll`]).
 #[derive(Clone, Debug)]
 pub struct RollTrials {
@@ -211,6 +251,9 @@ pub struct RollTrials {
     pub before: Vec<f64>,
     /// The roller's result of each trial from after it, on the same later dice.
     pub after: Vec<f64>,
+    /// The shares of those trials that were cut.
+    pub before_cut: f64,
+    pub after_cut: f64,
     /// The choices of the real decision that follows the roll, if one does.
     pub choices: Option<ChoiceTrials>,
 }
@@ -237,6 +280,22 @@ impl RolloutJudge {
             judge.calibration = Some(Calibration::fit(&judge, game));
         }
         judge
+    }
+
+    /// The standard deviation of a value's truncation bias when every trial
+    /// is cut ([`Allowance`]; 0 when playouts run to the end).
+    pub fn allowance(&self) -> f64 {
+        match (self.config.truncate, &self.ctx) {
+            (None, _) => 0.0,
+            (Some(_), Some(_)) => Allowance::RACE,
+            (Some(_), None) => Allowance::STANDING,
+        }
+    }
+
+    /// The estimate of samples `values` of which `cut` share were cut, its
+    /// interval including the truncation's allowance.
+    pub fn estimate(&self, values: &[f64], cut: f64) -> Estimate {
+        Estimate::of(values).widened(cut * self.allowance())
     }
 
     /// The standing's calibration, when the judge truncates a family beyond the race.
@@ -292,8 +351,8 @@ impl RolloutJudge {
         let mut rolled = game.without_history();
         rolled.roll(raw)?;
         let Turn::Roll(side) = game.turn() else { unreachable!("the game took a roll") };
-        let before = self.position(game, side, key, Start::BeforeRoll);
-        let (after, choices) = match rolled.turn() {
+        let (before, before_cut) = self.position(game, side, key, Start::BeforeRoll);
+        let (after, after_cut, choices) = match rolled.turn() {
             Turn::Decide(decider) if rolled.actions().len() >= 2 => {
                 let trials = u64::from(self.config.trials);
                 let picked: Vec<(usize, Generators)> =
@@ -302,11 +361,15 @@ impl RolloutJudge {
                 let choices = self.choices_from(&rolled, &starts);
                 let flip = |x: f64| if decider == side { x } else { 1.0 - x };
                 let after = picked.iter().enumerate().map(|(i, &(c, _))| flip(choices.results[c][i])).collect();
-                (after, Some(choices))
+                let cut: Vec<bool> = picked.iter().enumerate().map(|(i, &(c, _))| choices.cut[c][i]).collect();
+                (after, share(&cut), Some(choices))
             }
-            _ => (self.position(&rolled, side, key, Start::AfterRoll), None),
+            _ => {
+                let (after, cut) = self.position(&rolled, side, key, Start::AfterRoll);
+                (after, cut, None)
+            }
         };
-        Ok(RollTrials { before, after, choices })
+        Ok(RollTrials { before, after, before_cut, after_cut, choices })
     }
 
     /// The choices of `root`, trial `i` of each starting with the generators `starts[i]`.
@@ -315,15 +378,16 @@ impl RolloutJudge {
         let actions = root.actions();
         let children: Vec<AnyGame> = actions.iter().map(|a| after(root, a)).collect();
         let (n, k) = (starts.len(), children.len());
-        let flat: Vec<f64> = (0..n * k)
+        let flat: Vec<(f64, bool)> = (0..n * k)
             .into_par_iter()
             .map(|j| {
                 let (trial, c) = (j / k, j % k);
                 self.playout(&children[c], me, starts[trial].clone(), 0)
             })
             .collect();
-        let results = (0..k).map(|c| (0..n).map(|i| flat[i * k + c]).collect()).collect();
-        ChoiceTrials { actions, results }
+        let results = (0..k).map(|c| (0..n).map(|i| flat[i * k + c].0).collect()).collect();
+        let cut = (0..k).map(|c| (0..n).map(|i| flat[i * k + c].1).collect()).collect();
+        ChoiceTrials { actions, results, cut, allowance: self.allowance() }
     }
 
     /// The choice a trial's policy makes at the decision right after the
@@ -337,17 +401,27 @@ impl RolloutJudge {
 
     /// `side`'s win probability in the game as it stands.
     pub fn value(&self, game: &AnyGame, side: Side, key: u64) -> Estimate {
-        Estimate::of(&self.position(game, side, key, Start::Plain))
+        let (values, cut) = self.position(game, side, key, Start::Plain);
+        self.estimate(&values, cut)
     }
 
-    fn position(&self, game: &AnyGame, side: Side, key: u64, start: Start) -> Vec<f64> {
+    /// `side`'s result of each trial from `game` as it stands, and the
+    /// share of them cut (for measuring the truncation against full playouts).
+    pub fn results(&self, game: &AnyGame, side: Side, key: u64) -> (Vec<f64>, f64) {
+        self.position(game, side, key, Start::Plain)
+    }
+
+    /// `side`'s result of each trial from `game`, and the share of them cut.
+    fn position(&self, game: &AnyGame, side: Side, key: u64, start: Start) -> (Vec<f64>, f64) {
         let root = game.without_history();
         // The roll being judged starts no turn of the playout.
         let turns = if start == Start::BeforeRoll { -1 } else { 0 };
-        (0..u64::from(self.config.trials))
+        let trials: Vec<(f64, bool)> = (0..u64::from(self.config.trials))
             .into_par_iter()
             .map(|i| self.playout(&root, side, generators(self.stream(key, i), start), turns))
-            .collect()
+            .collect();
+        let cut: Vec<bool> = trials.iter().map(|t| t.1).collect();
+        (trials.into_iter().map(|t| t.0).collect(), share(&cut))
     }
 
     /// The seed of a trial's dice: the judge's seed, the position's key and
@@ -357,15 +431,15 @@ impl RolloutJudge {
     }
 
     /// One playout to the end (or truncation) with a trial's generators,
-    /// `turns` rolls counted already; `me`'s result.
-    fn playout(&self, from: &AnyGame, me: Side, (mut dice, mut rng): Generators, mut turns: i64) -> f64 {
+    /// `turns` rolls counted already; `me`'s result, and whether it was cut.
+    fn playout(&self, from: &AnyGame, me: Side, (mut dice, mut rng): Generators, mut turns: i64) -> (f64, bool) {
         let mut g = from.clone();
         for _ in 0..PLAYOUT_STEP_CAP {
             match g.turn() {
-                Turn::Over(_) => return worth(&g, me),
+                Turn::Over(_) => return (worth(&g, me), false),
                 Turn::Roll(side) => {
                     if let Some(v) = self.truncated(&g, turns.max(0) as u32, side, me) {
-                        return v;
+                        return (v, true);
                     }
                     let raw = sample_outcome(&g.outcomes(), &mut dice);
                     if let Err(e) = g.roll(raw) {
@@ -382,7 +456,7 @@ impl RolloutJudge {
                 }
             }
         }
-        0.5
+        (0.5, false)
     }
 
     /// The evaluation's value for `me` once a playout has played its rolls.

@@ -178,11 +178,11 @@ impl ReviewCmd {
         bar.finish_and_clear();
         let (start, _) = session.steps()?;
         let report = match format {
-            Format::Text => any_text_report(&start, &rev, self.all),
+            Format::Text => any_text_report(&start, session.options(), &rev, self.all),
             Format::Json => serde_json::to_string_pretty(&any_report(&rev, session.options()))? + "\n",
             Format::Html => {
                 let doc = from_any_review(saved, &rev)?;
-                ur_web::review_page::review_html(&doc, Some(&any_text_report(&start, &rev, false)))
+                ur_web::review_page::review_html(&doc, Some(&any_text_report(&start, session.options(), &rev, false)))
             }
         };
         self.write(&report)

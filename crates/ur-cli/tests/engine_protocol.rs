@@ -309,8 +309,10 @@ fn review_judges_the_game_so_far() {
         r#"{"cmd":"play","from":0,"to":1}"#,
         r#"{"cmd":"review","depth":2}"#,
         r#"{"cmd":"review","depth":0}"#,
+        r#"{"cmd":"review","trials":8}"#,
         r#"{"cmd":"new","rules":"guard-d6"}"#,
-        r#"{"cmd":"review"}"#,
+        r#"{"cmd":"roll","raw":3}"#,
+        r#"{"cmd":"review","trials":8,"seed":1}"#,
     ]);
     assert!(status.success());
     assert!(error(&r[0]).contains("new"));
@@ -326,5 +328,14 @@ fn review_judges_the_game_so_far() {
     assert_eq!(decisions[0]["choices"], 2);
     assert_eq!(rev["sides"][0]["decisions"], 1);
     assert!(error(&r[9]).contains("depth"));
-    assert!(error(&r[11]).contains("race rule sets only"));
+    assert!(error(&r[10]).contains("rollout judge"), "trials are the rollout judge's: {}", r[10]);
+    // A tower game: the rollout judge, with its sureness, in `ur review --format json`'s shape.
+    let rev = ok(&r[13]);
+    assert!(rev["judge"].as_str().unwrap().starts_with("rollout:8"), "{rev}");
+    assert_eq!((rev["exact"].clone(), rev["table"].clone(), rev["seed"].clone()), (json!(false), Value::Null, json!(1)), "{rev}");
+    assert_eq!(rev["sureness"]["trials"], 8, "{rev}");
+    let notes = rev["notes"].as_array().unwrap();
+    assert_eq!(notes.len(), 1, "one roll so far: {rev}");
+    assert_eq!((notes[0]["kind"].clone(), notes[0]["raw"].clone()), (json!("roll"), json!(3)), "{rev}");
+    assert!(notes[0]["luck"]["half"].is_number() && notes[0]["before"]["mean"].is_number(), "{rev}");
 }

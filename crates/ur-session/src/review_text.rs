@@ -3,10 +3,10 @@
 //! prints of the human's play when it ends.
 
 use ur_bots::review::{review, Judge, Note, NoteKind, Review, SideSummary, Verdict, BLUNDER, INACCURACY, MISTAKE};
-use ur_rules::race::text::{move_text, render, side_label};
 use ur_bots::review_any::{AnyNoteKind, AnyReview};
 use ur_bots::rollout::Estimate;
-use ur_rules::{Action, AnyGame, GameRecord, Playable, Rules, Side};
+use ur_rules::race::text::{move_text, render, side_label};
+use ur_rules::{Action, AnyGame, GameRecord, Options, Playable, Rules, Side};
 
 use ur_rules::report::race_rules;
 
@@ -171,15 +171,16 @@ pub fn play_summary(session: &Session, judge: &Judge, humans: &[Side], saved: bo
 /// The text report of a rollout review of a game of any family: heading,
 /// the judge and how sure it is, the listed decisions (inaccuracies and
 /// worse, or every note with `all`) with their intervals, and the totals.
-/// `game` is the game reviewed (for its side names).
-pub fn any_text_report(game: &AnyGame, rev: &AnyReview, all: bool) -> String {
+/// `game` is the game reviewed (for its side names), `options` its rule
+/// set's options as given (named in the heading, as the race report does).
+pub fn any_text_report(game: &AnyGame, options: &Options, rev: &AnyReview, all: bool) -> String {
     let result = match (rev.over, rev.winner) {
         (true, Some(w)) => format!("{} won", game.side_name(w)),
         (true, None) => "drawn".into(),
         (false, _) => "unfinished".into(),
     };
     let sure = &rev.sureness;
-    let mut out = format!("Review of a game of {}: {result}.\n", rev.rules);
+    let mut out = format!("Review of a game of {}: {result}.\n", RulesRef::new(rev.rules.clone(), options.clone()));
     out += &format!(
         "Judge: {} (win probabilities from {} playouts per choice, every choice on the same dice; estimates with 95 % intervals).\n",
         rev.judge, sure.trials
@@ -202,7 +203,10 @@ pub fn any_text_report(game: &AnyGame, rev: &AnyReview, all: bool) -> String {
     if lines.is_empty() {
         out += "No inaccuracies: every decision lost less than 1 pp.\n";
     } else {
-        out += &format!("{:>5}  {:<10} {:>4}  {:<24} {:>12}  {:<24} {:>12}  {:>14}\n", "turn", "side", "roll", "played", "win %", "best", "win %", "loss pp");
+        out += &format!(
+            "{:>5}  {:<10} {:>4}  {:<24} {:>12}  {:<24} {:>12}  {:>14}\n",
+            "turn", "side", "roll", "played", "win %", "best", "win %", "loss pp"
+        );
         out += &lines.concat();
     }
     out += "\n";
@@ -290,5 +294,26 @@ mod tests {
         assert_eq!(count(1, "blunder", "blunders"), "1 blunder");
         assert_eq!(count(0, "inaccuracy", "inaccuracies"), "0 inaccuracies");
         assert_eq!(count(2, "mistake", "mistakes"), "2 mistakes");
+    }
+
+    #[test]
+    fn the_rollout_report_names_the_options() {
+        use ur_bots::review_any::Sureness;
+        let options: Options = [("pieces".to_string(), ur_rules::OptionValue::Int(3))].into();
+        let game = AnyGame::new("finkel", &options, Side::Light).unwrap();
+        let rev = AnyReview {
+            rules: "finkel".into(),
+            judge: "rollout:8".into(),
+            seed: 0,
+            notes: Vec::new(),
+            sides: Default::default(),
+            sureness: Sureness { trials: 8, ..Sureness::default() },
+            winner: None,
+            over: false,
+        };
+        let text = any_text_report(&game, &options, &rev, false);
+        assert!(text.starts_with("Review of a game of finkel (pieces=3): unfinished.\n"), "{text}");
+        let plain = any_text_report(&game, &Options::new(), &rev, false);
+        assert!(plain.starts_with("Review of a game of finkel: unfinished.\n"), "{plain}");
     }
 }

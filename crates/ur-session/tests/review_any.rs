@@ -31,7 +31,7 @@ fn every_family_is_reviewed_and_reported() {
         let rev = s.review_any(&RolloutConfig::with(8, 1), |d| done = d).unwrap();
         assert_eq!(done, s.record_len(), "{id}");
         assert!(rev.notes.iter().any(|n| matches!(n.kind, AnyNoteKind::Roll { .. })), "{id}");
-        let text = any_text_report(&start, &rev, true);
+        let text = any_text_report(&start, s.options(), &rev, true);
         assert!(text.starts_with(&format!("Review of a game of {id}: unfinished.")), "{text}");
         assert!(text.contains("Judge: rollout:8") && text.contains("95 % intervals"), "{text}");
         for side in [Side::Light, Side::Dark] {
@@ -39,7 +39,7 @@ fn every_family_is_reviewed_and_reported() {
         }
         assert!(text.contains("luck of the dice"), "{text}");
         // Only the listed notes without `all`.
-        assert!(any_text_report(&start, &rev, false).len() <= text.len());
+        assert!(any_text_report(&start, s.options(), &rev, false).len() <= text.len());
     }
 }
 

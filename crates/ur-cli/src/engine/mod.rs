@@ -17,6 +17,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 use serde_json::{json, Map, Value};
+use ur_bots::rollout::{RolloutConfig, DEFAULT_TRIALS};
 use ur_rules::{Playable, Side, Turn};
 use ur_session::tables::{LoadedTable, TableSource};
 use ur_session::{NewGame, RulesSource, Session, SessionError};
@@ -249,10 +250,42 @@ fn hint(s: &Session, req: &Req) -> Reply {
     Ok(reply::hint(&hint, &judge))
 }
 
-/// The game so far judged by the table, or else by a search `depth` turns deep.
+/// Most playouts per choice a `review` request may ask for.
+const MAX_TRIALS: u64 = 4096;
+
+/// The game so far judged by the table, or else by a search `depth` turns
+/// deep; a game of another family by the rollout judge.
 fn review(s: &Session, req: &Req) -> Reply {
+    let trials = req.count("trials", MAX_TRIALS)?;
+    let seed = req.count("seed", u64::MAX)?;
+    if s.family() != ur_rules::Family::Race {
+        if req.obj.contains_key("depth") {
+            return Err(format!(
+                r#""depth" is a race judge's; the rollout judge reviews {}: give "trials" and "seed" instead"#,
+                s.game().rule_id()
+            ));
+        }
+        return review_any(s, trials, seed);
+    }
+    if trials.is_some() || seed.is_some() {
+        return Err(r#""trials" and "seed" set the rollout judge, which reviews the families beyond the race; a race game is judged by a table or a search ("depth")"#.into());
+    }
     let (rev, judge) = s.review(req.depth()?).map_err(|e| e.to_string())?;
     let mut m = json!(rev).as_object().cloned().unwrap_or_default();
     reply::judged_by(&mut m, &judge);
+    Ok(m)
+}
+
+/// A game beyond the race judged by rollouts: the shape of `ur review --format json`.
+fn review_any(s: &Session, trials: Option<u64>, seed: Option<u64>) -> Reply {
+    let trials = trials.map_or(DEFAULT_TRIALS, |n| n as u32);
+    if trials == 0 {
+        return Err(r#""trials" must be 1 or more: each choice needs at least one playout"#.into());
+    }
+    let rev = s.review_any(&RolloutConfig::with(trials, seed.unwrap_or(0)), |_| {}).map_err(|e| e.to_string())?;
+    let mut m = json!(rev).as_object().cloned().unwrap_or_default();
+    m.insert("options".into(), json!(s.options()));
+    m.insert("exact".into(), json!(false));
+    m.insert("table".into(), Value::Null);
     Ok(m)
 }

@@ -22,7 +22,7 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("record", &[]),
     ("eval", &[]),
     ("hint", &["roll", "raw", "depth"]),
-    ("review", &["depth"]),
+    ("review", &["depth", "trials", "seed"]),
     ("quit", &[]),
 ];
 
@@ -99,6 +99,16 @@ impl<'a> Req<'a> {
                 Some(d) => Ok(Some(d as u32)),
                 None => Err(format!(r#""depth" must be 1 to 6, not {v}"#)),
             },
+        }
+    }
+
+    /// A non-negative integer field up to `max`.
+    pub fn count(&self, key: &str, max: u64) -> Result<Option<u64>, String> {
+        match self.obj.get(key) {
+            None => Ok(None),
+            Some(v) => {
+                v.as_u64().filter(|&n| n <= max).map(Some).ok_or_else(|| format!(r#""{key}" must be an integer 0 to {max}, not {v}"#))
+            }
         }
     }
 

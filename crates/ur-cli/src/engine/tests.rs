@@ -110,7 +110,7 @@ fn a_tower_game_through_the_same_commands() {
     assert!(r["error"].as_str().unwrap().contains("raw"), "{r}");
     let r = ask(&mut s, r#"{"cmd":"play","from":0,"to":2}"#);
     assert!(r["error"].as_str().unwrap().contains("act"), "{r}");
-    for cmd in ["eval", "hint", "review"] {
+    for cmd in ["eval", "hint"] {
         let r = ask(&mut s, &format!(r#"{{"cmd":"{cmd}"}}"#));
         assert!(r["error"].as_str().unwrap().contains("no judge") || r["error"].as_str().unwrap().contains("table"), "{cmd}: {r}");
     }
@@ -132,6 +132,26 @@ fn a_tower_game_through_the_same_commands() {
         }
     }
     assert_eq!(ask(&mut s, r#"{"cmd":"show"}"#)["phase"], "over");
+    // The rollout judge reviews it, in the shape of `ur review --format json`.
+    let r = ask(&mut s, r#"{"cmd":"review","trials":4,"seed":3}"#);
+    assert_eq!(
+        (r["ok"].clone(), r["rules"].clone(), r["exact"].clone(), r["seed"].clone()),
+        (json!(true), json!("guard-d6"), json!(false), json!(3)),
+        "{r}"
+    );
+    assert!(r["judge"].as_str().unwrap().starts_with("rollout:4"), "{r}");
+    assert_eq!((r["over"].clone(), r["sureness"]["trials"].clone()), (json!(true), json!(4)), "{r}");
+    let notes = r["notes"].as_array().unwrap();
+    assert!(notes.iter().any(|n| n["kind"] == "decision" && n["loss"]["half"].is_number()), "{r}");
+    assert_eq!(r["sides"].as_array().unwrap().len(), 2);
+    for (bad, says) in [
+        (r#"{"cmd":"review","depth":2}"#, "trials"),
+        (r#"{"cmd":"review","trials":0}"#, "1 or more"),
+        (r#"{"cmd":"review","trials":-1}"#, "0 to 4096"),
+    ] {
+        let e = ask(&mut s, bad);
+        assert!(e["error"].as_str().unwrap().contains(says), "{bad}: {e}");
+    }
     let record = ask(&mut s, r#"{"cmd":"record"}"#)["record"].clone();
     let back: ur_rules::AnyRecord = serde_json::from_value(record).unwrap();
     assert_eq!(back.replay().unwrap().position_json(), ask(&mut s, r#"{"cmd":"show"}"#)["position"]);
