@@ -84,6 +84,11 @@ pub struct Sureness {
     pub luck_half: f64,
     pub verdicts: u32,
     pub sure_verdicts: u32,
+    /// Playouts stop after this many rolls, when they are cut...
+    pub cut_rolls: Option<u32>,
+    /// ...and are scored there by `evaluation` (races) or `standing` (the
+    /// calibrated standing of the other families).
+    pub cut_by: Option<String>,
 }
 
 /// A game judged by rollouts.
@@ -155,7 +160,9 @@ pub fn review_any(
         _ => (false, None),
     };
     let sides = [summary(&notes, Side::Light), summary(&notes, Side::Dark)];
-    let sureness = sureness(&notes, judge.config().trials);
+    let mut sureness = sureness(&notes, judge.config().trials);
+    sureness.cut_rolls = judge.config().truncate;
+    sureness.cut_by = sureness.cut_rolls.map(|_| if judge.evaluates() { "evaluation" } else { "standing" }.to_string());
     Ok(AnyReview { rules: start.rule_id().into(), judge: judge.name(), seed: judge.config().seed, notes, sides, sureness, winner, over })
 }
 
@@ -282,5 +289,5 @@ fn sureness(notes: &[AnyNote], trials: u32) -> Sureness {
             }
         }
     }
-    Sureness { trials, value_half: mean(&values), loss_half: mean(&losses), luck_half: mean(&luck), verdicts, sure_verdicts }
+    Sureness { trials, value_half: mean(&values), loss_half: mean(&losses), luck_half: mean(&luck), verdicts, sure_verdicts, ..Sureness::default() }
 }

@@ -303,6 +303,12 @@ impl RolloutJudge {
         self.calibration.as_ref()
     }
 
+    /// Whether cut playouts are scored by the learned evaluation (races),
+    /// not by the calibrated standing.
+    pub fn evaluates(&self) -> bool {
+        self.ctx.is_some()
+    }
+
     pub fn config(&self) -> &RolloutConfig {
         &self.config
     }
@@ -318,7 +324,7 @@ impl RolloutJudge {
             name += &format!(" ({})", c.tail.name());
         }
         if let Some(t) = c.truncate {
-            let by = if self.ctx.is_some() { "the evaluation" } else { "the calibrated standing" };
+            let by = if self.evaluates() { "the evaluation" } else { "the calibrated standing" };
             name += &format!(", truncated after {t} rolls by {by}");
         }
         name

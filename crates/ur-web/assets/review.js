@@ -103,7 +103,8 @@ function heading(doc, opts) {
   // The judge's own words on how far to trust it: its intervals and the verdicts more playouts would keep.
   const words = sure ? h('p', { class: 'muted small review-sure', 'data-sure': sure.sure_verdicts, 'data-verdicts': sure.verdicts },
     t('review.judge.sure', { loss: pp(sure.loss_half, { digits: 1 }), luck: pp(sure.luck_half, { digits: 1 }), sure: sure.sure_verdicts, verdicts: sure.verdicts }),
-    ' ', h('code', { class: 'judge-name' }, j.name)) : null;
+    sure.cut_rolls ? ' ' + t('review.judge.cut.' + (sure.cut_by === 'evaluation' ? 'evaluation' : 'standing'), { rolls: sure.cut_rolls }) : '',
+    ' ', h('code', { class: 'judge-name' }, j.name.split(',')[0])) : null;
   const options = Object.entries(doc.rules.options || {}).map(([k, v]) => `${k}=${v}`).join(', ');
   return h('header', { class: 'review-head' },
     h('h1', {}, t('review.title', { rules: doc.rules.name })),
