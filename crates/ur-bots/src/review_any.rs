@@ -289,5 +289,13 @@ fn sureness(notes: &[AnyNote], trials: u32) -> Sureness {
             }
         }
     }
-    Sureness { trials, value_half: mean(&values), loss_half: mean(&losses), luck_half: mean(&luck), verdicts, sure_verdicts, ..Sureness::default() }
+    Sureness {
+        trials,
+        value_half: mean(&values),
+        loss_half: mean(&losses),
+        luck_half: mean(&luck),
+        verdicts,
+        sure_verdicts,
+        ..Sureness::default()
+    }
 }

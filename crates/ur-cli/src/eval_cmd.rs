@@ -258,7 +258,9 @@ impl HintCmd {
         let given = match (self.roll, self.raw) {
             (_, Some(r)) => r,
             (Some(v), None) => raw_for_value(session.game(), v).map_err(|e| anyhow!("--roll {v}: {e}"))?,
-            (None, None) => return throw.ok_or_else(|| anyhow!("give the throw with --roll V or --raw R, or end the position string with /R")),
+            (None, None) => {
+                return throw.ok_or_else(|| anyhow!("give the throw with --roll V or --raw R, or end the position string with /R"))
+            }
         };
         match throw {
             Some(t) if t != given => bail!("the position string's throw is raw {t}, but the throw given is raw {given}: give one"),

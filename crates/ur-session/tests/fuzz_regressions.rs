@@ -39,9 +39,18 @@ fn an_unknown_field_in_an_action_is_refused_by_name() {
 fn misspelt_action_fields_are_refused_in_every_family() {
     let cases = [
         (r#"{"version":1,"rules":"finkel","first":"light","actions":[{"roll":2},{"move":{"from":0,"to":2,"peice":1}}]}"#, "peice"),
-        (r#"{"version":2,"rules":"ravensburg-1977","family":"tower","first":"light","steps":[{"roll":4},{"act":{"stack_move":{"from":0,"to":4,"cary":0}}}]}"#, "cary"),
-        (r#"{"version":2,"rules":"bens-ur","family":"bens","first":"light","steps":[{"roll":1},{"act":{"kind":"move","from":0,"to":1,"x":1}}]}"#, "`x`"),
-        (r#"{"version":2,"rules":"ludens-akalandung","family":"bens","first":"light","steps":[{"roll":1},{"act":{"kind":"move","from":0,"to":1,"warior":true}}]}"#, "warior"),
+        (
+            r#"{"version":2,"rules":"ravensburg-1977","family":"tower","first":"light","steps":[{"roll":4},{"act":{"stack_move":{"from":0,"to":4,"cary":0}}}]}"#,
+            "cary",
+        ),
+        (
+            r#"{"version":2,"rules":"bens-ur","family":"bens","first":"light","steps":[{"roll":1},{"act":{"kind":"move","from":0,"to":1,"x":1}}]}"#,
+            "`x`",
+        ),
+        (
+            r#"{"version":2,"rules":"ludens-akalandung","family":"bens","first":"light","steps":[{"roll":1},{"act":{"kind":"move","from":0,"to":1,"warior":true}}]}"#,
+            "warior",
+        ),
     ];
     for (text, field) in cases {
         let e = match read_game("g.json", text) {

@@ -13,7 +13,8 @@ use tokio::sync::{mpsc, oneshot};
 
 /// The schema, one migration per version; `schema_version` holds the
 /// version a database is at. Append only: never change a shipped step.
-const MIGRATIONS: &[&str] = &["CREATE TABLE games (
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE games (
         id TEXT PRIMARY KEY,
         rules_id TEXT,
         rules_file TEXT,
@@ -40,7 +41,9 @@ const MIGRATIONS: &[&str] = &["CREATE TABLE games (
         action TEXT,
         at_ms BIGINT NOT NULL,
         PRIMARY KEY (game, seq)
-    );", "ALTER TABLE games ADD COLUMN start TEXT;"];
+    );",
+    "ALTER TABLE games ADD COLUMN start TEXT;",
+];
 
 /// Query connections per process: commits in flight at once, which the
 /// server syncs to disk together (group commit).

@@ -172,7 +172,9 @@ fn off(side: Side, pieces: u8, cur: &mut Cursor<'_>) -> Result<u8, PositionTextE
 fn left(side: Side, pieces: u8, on_board: usize, off: u8, start: usize, cur: &Cursor<'_>) -> Result<u8, PositionTextError> {
     let placed = on_board + usize::from(off);
     if placed > usize::from(pieces) {
-        return Err(cur.err(start, format!("{side} has {on_board} on the board and {off} borne off, more than the {pieces} pieces of the rules")));
+        return Err(
+            cur.err(start, format!("{side} has {on_board} on the board and {off} borne off, more than the {pieces} pieces of the rules"))
+        );
     }
     Ok(pieces - placed as u8)
 }

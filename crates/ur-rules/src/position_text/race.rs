@@ -60,7 +60,10 @@ fn side(rules: &Rules, side: Side, cur: &mut Cursor<'_>) -> Result<SideSetup, Po
     let off = if cur.eat(b'.') { cur.number(u32::from(pieces), &format!("{side}'s pieces borne off"))? as u8 } else { 0 };
     let placed = path.len() + usize::from(off);
     if placed > usize::from(pieces) {
-        return Err(cur.err(start, format!("{side} has {} on the board and {off} borne off, more than the {pieces} pieces of the rules", path.len())));
+        return Err(cur.err(
+            start,
+            format!("{side} has {} on the board and {off} borne off, more than the {pieces} pieces of the rules", path.len()),
+        ));
     }
     path.sort_unstable();
     Ok(SideSetup { reserve: pieces - placed as u8, off, path, birds: None })
@@ -87,7 +90,10 @@ fn birds(rules: &Rules, side: Side, cur: &mut Cursor<'_>) -> Result<SideSetup, P
     }
     if birds.len() != usize::from(pieces) {
         let n = birds.len();
-        return Err(cur.err(start, format!("{side} lists {n} birds; the rules have {pieces}, one character each (0 reserve, {} off)", digit36(len + 1))));
+        return Err(cur.err(
+            start,
+            format!("{side} lists {n} birds; the rules have {pieces}, one character each (0 reserve, {} off)", digit36(len + 1)),
+        ));
     }
     let mut path: Vec<u8> = birds.iter().copied().filter(|p| (1..=len).contains(p)).collect();
     path.sort_unstable();

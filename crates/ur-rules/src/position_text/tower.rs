@@ -53,11 +53,13 @@ pub(super) fn parse(tokens: u8, to_move: Side, cur: &mut Cursor<'_>) -> Result<T
     })?;
     let mut reserve = [0u8; 2];
     for s in Side::BOTH {
-        let on_board: usize = stacks.values().flat_map(|l| l.chars()).filter(|&c| Token::from_letter(c).is_some_and(|t| t.owner() == s)).count();
+        let on_board: usize =
+            stacks.values().flat_map(|l| l.chars()).filter(|&c| Token::from_letter(c).is_some_and(|t| t.owner() == s)).count();
         let placed = on_board + usize::from(eliminated[s.index()]);
         if placed > usize::from(tokens) {
             let gone = eliminated[s.index()];
-            return Err(cur.err(start, format!("{s} has {on_board} tokens on the board and {gone} eliminated, more than the {tokens} of the rules")));
+            return Err(cur
+                .err(start, format!("{s} has {on_board} tokens on the board and {gone} eliminated, more than the {tokens} of the rules")));
         }
         reserve[s.index()] = tokens - placed as u8;
     }
