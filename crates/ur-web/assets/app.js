@@ -545,7 +545,7 @@ class GameScreen {
     const prevSeq = this.seq;
     // Views after the first on a connection leave out the board, which
     // never changes in a game.
-    if (!msg.view.board && prev) msg.view = { ...msg.view, board: prev.board, board_text: prev.board_text };
+    if (!msg.view.board && prev) msg.view = { ...msg.view, board: prev.board };
     this.seq = msg.seq;
     this.view = msg.view;
     if (msg.game) {

@@ -63,6 +63,9 @@ pub struct Client {
     pub you: Value,
     pub last: Option<Value>,
     pub views: Vec<u64>,
+    /// Fill in the board of views after a change from the last view, as the
+    /// page does, so every remembered view is whole (the load tool skips it).
+    pub keep_board: bool,
 }
 
 impl Client {
@@ -74,7 +77,7 @@ impl Client {
         // A small read buffer: the default 128 KiB is zeroed on every read.
         let config = WebSocketConfig::default().read_buffer_size(4 * 1024);
         let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), false).await.expect("the websocket opens");
-        Client { ws, you: Value::Null, last: None, views: Vec::new() }
+        Client { ws, you: Value::Null, last: None, views: Vec::new(), keep_board: true }
     }
 
     /// Connects and reads the first view.
@@ -99,8 +102,9 @@ impl Client {
             let m = tokio::time::timeout(WAIT, self.ws.next()).await.expect("a message in time");
             match m {
                 Some(Ok(Message::Text(t))) => {
-                    let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                    let mut v: Value = serde_json::from_str(t.as_str()).unwrap();
                     if v["t"] == "view" {
+                        self.fill_board(&mut v);
                         self.views.push(v["seq"].as_u64().unwrap());
                         self.last = Some(v.clone());
                     }
@@ -110,6 +114,13 @@ impl Client {
                 Some(Ok(_)) => continue,
                 Some(Err(e)) => return json!({"t": "closed", "error": e.to_string()}),
             }
+        }
+    }
+
+    fn fill_board(&self, v: &mut Value) {
+        let Some(last) = self.last.as_ref().filter(|_| self.keep_board) else { return };
+        if let Some(view) = v["view"].as_object_mut().filter(|o| !o.contains_key("board")) {
+            view.insert("board".into(), last["view"]["board"].clone());
         }
     }
 

@@ -167,8 +167,7 @@ pub fn view_text(seq: u64, view: &str, common: &Common, you: Actor) -> String {
     format!(r#"{{"t":"view","seq":{seq},"view":{view},"game":{game}}}"#)
 }
 
-/// A view's JSON without `board` and `board_text`, which never change in a
-/// game: the first view on a socket has them ([`LiveGame::view_now`]), the
+/// A view's JSON without `board`, which never changes in a game: the first view on a socket has it ([`LiveGame::view_now`]), the
 /// views after each change do not. The board was two thirds of every view.
 pub fn changed_view(view: &GameView) -> String {
     #[derive(Serialize)]
@@ -180,6 +179,7 @@ pub fn changed_view(view: &GameView) -> String {
         throw: &'a Option<ThrowView>,
         actions: &'a [ActionView],
         winner: &'a Option<String>,
+        board_text: &'a str,
         position_string: &'a str,
     }
     let v = view;
@@ -191,6 +191,7 @@ pub fn changed_view(view: &GameView) -> String {
         throw: &v.throw,
         actions: &v.actions,
         winner: &v.winner,
+        board_text: &v.board_text,
         position_string: &v.position_string,
     };
     serde_json::to_string(&changed).unwrap_or_default()

@@ -90,6 +90,7 @@ async fn online_game(addr: SocketAddr, args: Arc<Args>, stats: Arc<Stats>) {
     let id = g["id"].as_str().unwrap().to_string();
     let invite = g["invite"].as_str().unwrap().split("token=").nth(1).unwrap().to_string();
     let mut players = [Client::join(addr, &id, g["token"].as_str()).await, Client::join(addr, &id, Some(&invite)).await];
+    players.iter_mut().for_each(|p| p.keep_board = false);
     let mut v = players[0].last.clone().unwrap();
     while !over(&v) && !stats.stop.load(Ordering::Relaxed) {
         let think = {
@@ -119,6 +120,7 @@ async fn bot_game(addr: SocketAddr, args: Arc<Args>, stats: Arc<Stats>) {
     let g = create(addr, json!({"rules": args.rules, "mode": "bot", "bot": args.bot_level, "seat": "light"})).await;
     let id = g["id"].as_str().unwrap().to_string();
     let mut p = Client::join(addr, &id, g["token"].as_str()).await;
+    p.keep_board = false;
     let mut v = p.last.clone().unwrap();
     while !over(&v) && !stats.stop.load(Ordering::Relaxed) {
         if p.my_turn(&v) {
