@@ -101,6 +101,35 @@ test('the page follows the browser language, switches, and remembers', { timeout
   await fr.context.close();
 });
 
+test('a game in French says its moves, throws, notes and log in French', { timeout: 180000 }, async () => {
+  const fr = await person(browser, server, { locale: 'fr-FR' });
+  const { page } = fr;
+  // Words of the server's English texts that the French page must not show.
+  const english = /\b(marked|enter|then|roll again|rolls again|captures|the turn|throw again|prisoners?|move \d|leave the board|jump|Warrior|Twins|held|procedure|blank|wins)\b/i;
+  for (const rules of ['finkel', 'regency-bell', 'bens-ur', 'ludens-akalandung', 'vizier-4-pyramids', 'v1-named-birds']) {
+    await startInLobby(page, server, { rules, mode: 'hotseat' });
+    const rng = seeded(5);
+    let decisions = 0;
+    for (let i = 0; i < 60; i += 1) {
+      const st = await waitTurn(page);
+      if (st.winner) break;
+      if (st.stage === 'act') {
+        const texts = await page.evaluate(() => [
+          ...[...document.querySelectorAll('#choices button, #all-moves button')].map((b) => b.textContent),
+          ...[...document.querySelectorAll('svg.board .dice-text, svg.board .throw-table title, .notes, #log')].map((e) => e.textContent),
+        ]);
+        for (const x of texts) assert.doesNotMatch(x, english, `${rules}: "${x}"`);
+        assert.ok(texts.some((x) => /pointes? marquée|un \d|tout blanc/.test(x)), `${rules}: the dice are told in French: ${texts.join(' | ')}`);
+        decisions += 1;
+      }
+      await step(page, rng);
+    }
+    assert.ok(decisions >= 3, `${rules}: ${decisions} decisions seen`);
+  }
+  assertNoErrors(fr);
+  await fr.context.close();
+});
+
 test('the page reconnects by itself when the server restarts, and the game goes on', { timeout: 120000 }, async () => {
   const own = await startServer();
   const me = await person(browser, own);

@@ -314,7 +314,8 @@ fn choice_label(g: &Game, c: Choice) -> String {
     }
 }
 
-fn bird_name(rules: &Rules, bird: u8) -> String {
+/// A bird's name in a named-birds rule set (`bird N` where the file names none).
+pub fn bird_name(rules: &Rules, bird: u8) -> String {
     rules.spec.birds.as_ref().and_then(|b| b.names.get(usize::from(bird) - 1)).cloned().unwrap_or_else(|| format!("bird {bird}"))
 }
 

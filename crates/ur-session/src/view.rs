@@ -17,17 +17,17 @@
 use serde::Serialize;
 use serde_json::Value;
 use ur_rules::dice::DiceModel;
-use ur_rules::game::Action;
-use ur_rules::marker::akalandung::{self, AkalandungAction};
-use ur_rules::marker::bens::{self, BensAction};
-use ur_rules::tower::TowerAction;
-use ur_rules::{narrate, AnyAction, AnyGame, Board, Cell, Playable, Side, Turn};
+use ur_rules::{narrate, AnyGame, Board, Cell, Playable, Side, Turn};
 
 use crate::Session;
 
+mod action;
 mod marker;
 mod race;
 mod tower;
+mod words;
+
+pub use words::{Phrase, PHRASE_KEYS};
 
 /// Everything a front end needs to draw a game and offer its actions.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -115,6 +115,8 @@ pub struct PositionView {
     pub off: [u32; 2],
     /// Anything else the position holds, in plain words (a pot, a score).
     pub notes: Vec<String>,
+    /// `notes` as phrases, one each.
+    pub note_words: Vec<Phrase>,
 }
 
 /// A piece or a stack on one square. A square may hold several of these
@@ -164,6 +166,8 @@ pub struct ThrowView {
     pub value: u8,
     /// In plain English: "3 marked tips: move 5, then roll again".
     pub text: String,
+    /// `text` as phrases: what the dice show, then what the throw does.
+    pub words: Vec<Phrase>,
     /// The rule set's throw table, when a throw counts other than what the
     /// dice show (Bell's table, a zero counting 4): every raw outcome with
     /// its value; empty otherwise.
@@ -177,6 +181,8 @@ pub struct ThrowRow {
     pub value: u8,
     /// What else the throw does, in words ("roll again", "cannot enter"); may be empty.
     pub text: String,
+    /// `text` as phrases.
+    pub words: Vec<Phrase>,
 }
 
 /// One open action.
@@ -191,6 +197,8 @@ pub struct ActionView {
     pub to: Option<Spot>,
     /// In plain English, as the terminal game lists it.
     pub text: String,
+    /// The action as phrases: the action, then what it also does.
+    pub words: Vec<Phrase>,
     /// The action as the engine protocol's JSON ([`AnyGame::action_from_json`] reads it back).
     pub json: Value,
 }
@@ -231,7 +239,8 @@ pub fn view_of(game: &AnyGame) -> GameView {
         Turn::Decide(side) | Turn::Roll(side) => side,
         Turn::Over(_) => Side::Light,
     };
-    let actions = game.actions().iter().enumerate().map(|(index, action)| action_view(game, &board, mover, index, action)).collect();
+    let actions =
+        game.actions().iter().enumerate().map(|(index, action)| action::action_view(game, &board, mover, index, action)).collect();
     let family = serde_json::to_value(game.family()).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
     GameView {
         rules: RulesView { id: game.rule_id().to_string(), name: narrate::rule_set_name(game), family },
@@ -387,99 +396,13 @@ fn binary_dice(n: u8, marked: u8) -> Vec<u8> {
     }
 }
 
-/// What the raw dice show, in words.
-fn shows(model: DiceModel, raw: u8) -> String {
-    match model {
-        DiceModel::Bin3 | DiceModel::Bin4 => format!("{raw} marked tip{}", if raw == 1 { "" } else { "s" }),
-        DiceModel::D4 | DiceModel::D6 => format!("a {raw}"),
-    }
-}
-
-fn throw_view(model: DiceModel, raw: u8, value: u8, text: String, table: Vec<ThrowRow>) -> ThrowView {
+fn throw_view(model: DiceModel, raw: u8, value: u8, said: (String, Vec<Phrase>), table: Vec<ThrowRow>) -> ThrowView {
+    let (text, words) = said;
     let (kind, dice) = match model {
         DiceModel::Bin3 => ("binary", binary_dice(3, raw)),
         DiceModel::Bin4 => ("binary", binary_dice(4, raw)),
         DiceModel::D4 => ("d4", vec![raw]),
         DiceModel::D6 => ("d6", vec![raw]),
     };
-    ThrowView { kind: kind.into(), dice, raw, value, text, table }
-}
-
-// ---- actions ----
-
-fn action_view(game: &AnyGame, board: &BoardView, mover: Side, index: usize, action: &AnyAction) -> ActionView {
-    let json = serde_json::to_value(action).unwrap_or(Value::Null);
-    let at = |pos: u8| board.paths[mover.index()].get(usize::from(pos) - 1).map(|&square| Spot::Square { square });
-    let reserve = || Some(Spot::Reserve { side: side_key(mover) });
-    let off = || Some(Spot::Off { side: side_key(mover) });
-    let name = |pos: u8| {
-        board.paths[mover.index()]
-            .get(usize::from(pos).wrapping_sub(1))
-            .and_then(|id| board.squares.iter().find(|s| s.id == *id))
-            .map_or_else(String::new, |s| s.name.clone())
-    };
-    // A move between path positions (0 = reserve, `last + 1` or more = off).
-    let step = |from: u8, to: u8, last: u8| {
-        let f = if from == 0 { reserve() } else { at(from) };
-        let t = if to > last { off() } else { at(to) };
-        (f, t)
-    };
-    let words = |from: u8, to: u8, last: u8| {
-        let f = if from == 0 { "enter".to_string() } else { format!("{from} ({})", name(from)) };
-        let t = if to > last { "off".to_string() } else { format!("{to} ({})", name(to)) };
-        format!("{f} -> {t}")
-    };
-    let choice = |text: String| ActionView { index, kind: "choice".into(), from: None, to: None, text, json: json.clone() };
-    let mv = |(from, to): (Option<Spot>, Option<Spot>), text: String| ActionView {
-        index,
-        kind: "move".into(),
-        from,
-        to,
-        text,
-        json: json.clone(),
-    };
-    match (game, action) {
-        (AnyGame::Race(g), AnyAction::Race(Action::Move(m))) => mv(step(m.from, m.to, g.rules().path_len()), narrate::label(game, action)),
-        (AnyGame::Race(_), AnyAction::Race(Action::Choose(_))) => {
-            let text = narrate::label(game, action);
-            let mut chars = text.chars();
-            choice(chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect()))
-        }
-        (_, AnyAction::Bens(a)) => {
-            let last = bens::LEN;
-            match *a {
-                BensAction::Move { from, to } => mv(step(from, to, last), words(from, to, last)),
-                BensAction::Jump { from, to } => mv(step(from, to, last), format!("jump {}", words(from, to, last))),
-                BensAction::Exit { from } => mv(step(from, bens::OFF, last), format!("leave the board: {}", words(from, bens::OFF, last))),
-            }
-        }
-        (_, AnyAction::Akalandung(a)) => {
-            let last = akalandung::LEN;
-            match *a {
-                AkalandungAction::Move { from, to, warrior } => {
-                    let text = words(from, to, last);
-                    mv(step(from, to, last), if warrior { format!("the Warrior: {text}") } else { text })
-                }
-                AkalandungAction::Twins { from, to } => mv(step(from, to, last), format!("the Twins: {}", words(from, to, last))),
-                AkalandungAction::Pass => choice("Do not form the Twins: pass".into()),
-                AkalandungAction::Reroll => choice("Roll again".into()),
-                AkalandungAction::End => choice("End the turn".into()),
-            }
-        }
-        (_, AnyAction::Tower(a)) => match *a {
-            TowerAction::Move(m) => {
-                let mut text = words(m.from, m.to, ur_rules::tower::FINAL);
-                if m.backward() {
-                    text += " (backward)";
-                }
-                if m.carry > 0 {
-                    text += &format!(", carrying {} prisoner{}", m.carry, if m.carry == 1 { "" } else { "s" });
-                }
-                mv(step(m.from, m.to, ur_rules::tower::FINAL), text)
-            }
-            TowerAction::Reroll => choice("Throw again".into()),
-            TowerAction::Move5 => choice("Move 5".into()),
-        },
-        _ => choice(action.to_string()),
-    }
+    ThrowView { kind: kind.into(), dice, raw, value, text, words, table }
 }

@@ -3,7 +3,7 @@
 // sends and sends back the index of the action a player picks
 // (docs/serve.md is the protocol).
 
-import { t, lang, setLang, LANGS, sideName, summary } from './i18n.js';
+import { t, lang, setLang, LANGS, sideName, summary, say } from './i18n.js';
 import { h, fill, fetchJSON, store } from './dom.js';
 import { renderBoard } from './board.js';
 import { renderRulesPage } from './rules.js';
@@ -572,9 +572,9 @@ class GameScreen {
   addLog(prev, prevSeq, msg) {
     const view = msg.view;
     if (msg.last && msg.last.text) {
-      this.log.push({ side: msg.last.side, text: msg.last.text });
+      this.log.push({ side: msg.last.side, text: () => msg.last.text });
     } else if (!prev) {
-      this.log.push({ text: t('game.log.started', { rules: view.rules.name }) });
+      this.log.push({ text: () => t('game.log.started', { rules: view.rules.name }) });
     } else if (prevSeq !== null && msg.seq > prevSeq) {
       const mover = prev.turn.side;
       if (prev.turn.stage === 'act' && prev.actions.length) {
@@ -582,7 +582,7 @@ class GameScreen {
         if (this.sent && this.sent.seq === prevSeq) act = prev.actions.find((a) => a.index === this.sent.index);
         if (!act && prev.actions.length === 1) act = prev.actions[0];
         if (!act) act = guessAction(prev, view);
-        if (act) this.log.push({ side: mover, text: t('game.log.moved', { side: sideName(prev, mover), text: act.text }) });
+        if (act) this.log.push({ side: mover, text: () => t('game.log.moved', { side: sideName(prev, mover), text: spoken(act, prev) }) });
         if (act && act.kind === 'move') this.lastMove = { from: act.from, to: act.to };
       }
       if (view.throw && (prev.turn.stage === 'roll' || !sameThrow(prev.throw, view.throw)) && (prev.turn.stage === 'roll' || view.turn.stage === 'act')) {
@@ -590,11 +590,12 @@ class GameScreen {
         // A throw that left nothing to do: the turn went on without a decision.
         const again = prev.turn.stage === 'roll' && view.turn.stage === 'roll';
         const key = !again ? 'game.log.rolled' : (view.turn.side === roller ? 'game.log.rolledAgain' : 'game.log.rolledNoMove');
-        if (roller) this.log.push({ side: roller, text: t(key, { side: sideName(view, roller), value: view.throw.value }), dice: view.throw.text });
+        const thrown = view.throw;
+        if (roller) this.log.push({ side: roller, text: () => t(key, { side: sideName(view, roller), value: thrown.value }), dice: () => spoken(thrown, view) });
       }
     }
     if (view.winner && !(prev && prev.winner)) {
-      this.log.push({ text: view.winner === 'draw' ? t('game.log.draw') : t('game.log.won', { side: sideName(view, view.winner) }) });
+      this.log.push({ text: () => (view.winner === 'draw' ? t('game.log.draw') : t('game.log.won', { side: sideName(view, view.winner) })) });
     }
     if (this.log.length > 400) this.log.splice(0, this.log.length - 400);
     this.sent = null;
@@ -791,7 +792,8 @@ class GameScreen {
     this.renderAllMoves();
     this.renderLog();
     el.notes.hidden = !(v.position.notes && v.position.notes.length);
-    el.notes.textContent = (v.position.notes || []).join(' · ');
+    const notes = v.position.note_words ? v.position.note_words.map((w) => say([w], v)) : v.position.notes || [];
+    el.notes.textContent = notes.join(' · ');
     el.watching.hidden = !!(this.game && this.game.you);
     el.watching.textContent = t('game.watching');
   }
@@ -824,6 +826,7 @@ class GameScreen {
     const focusKey = focused ? ['data-square', 'data-reserve', 'data-off'].map((a) => [a, focused.getAttribute(a)]).find(([, val]) => val !== null) : null;
     renderBoard(this.el.svg, v, {
       onSpot: (spot) => this.onSpot(spot),
+      say: (words) => say(words, v),
       selected: sel,
       targets: act ? targets : [],
       showPath: store.get('ur.showPath', false) ? (you === 'light' || you === 'dark' ? you : (v.turn.side || 'light')) : null,
@@ -995,7 +998,7 @@ class GameScreen {
     const choices = this.pending || (can && v.turn.stage === 'act' ? v.actions.filter((a) => a.kind === 'choice') : []);
     fill(el.choices, ...(choices.length ? [
       h('p', { class: 'choices-head' }, t('game.choices')),
-      ...choices.map((a) => h('button', { type: 'button', class: 'choice', 'data-action': a.index, disabled: this.busy, onclick: () => this.act(a.index) }, a.text)),
+      ...choices.map((a) => h('button', { type: 'button', class: 'choice', 'data-action': a.index, disabled: this.busy, onclick: () => this.act(a.index) }, spoken(a, this.view))),
     ] : []));
     el.choices.setAttribute('aria-label', t('game.choices'));
     el.choices.hidden = !choices.length;
@@ -1017,7 +1020,7 @@ class GameScreen {
         const a = byIndex.get(mv.index);
         const pct = (mv.win * 100).toFixed(1).replace('.', lang() === 'fr' ? ',' : '.') + ' %';
         return h('li', {},
-          h('button', { type: 'button', class: 'link', disabled: this.busy, onclick: () => this.act(mv.index) }, a ? a.text : '#' + mv.index),
+          h('button', { type: 'button', class: 'link', disabled: this.busy, onclick: () => this.act(mv.index) }, a ? spoken(a, this.view) : '#' + mv.index),
           h('span', { class: 'win' + (mv.win === best ? ' best' : '') }, pct),
           mv.win === best ? h('span', { class: 'tag' }, t('game.hints.best')) : null);
       })));
@@ -1087,21 +1090,26 @@ class GameScreen {
     box.hidden = !moves.length;
     fill(box, 
       h('summary', {}, t('game.allMoves')),
-      h('ul', {}, moves.map((a) => h('li', {}, h('button', { type: 'button', class: 'link', 'data-action': a.index, disabled: this.busy, onclick: () => this.act(a.index) }, a.text)))));
+      h('ul', {}, moves.map((a) => h('li', {}, h('button', { type: 'button', class: 'link', 'data-action': a.index, disabled: this.busy, onclick: () => this.act(a.index) }, spoken(a, this.view))))));
     box.open = open;
   }
 
   renderLog() {
     // The latest events under the status line: what the other side just did.
     const recent = this.log.slice(-3).filter((e) => e.side);
-    fill(this.el.last, ...recent.map((e) => h('span', { class: 'by-' + e.side }, e.text)));
+    fill(this.el.last, ...recent.map((e) => h('span', { class: 'by-' + e.side }, e.text())));
     this.el.last.hidden = !recent.length;
     const list = this.el.log;
     const items = this.log.slice(-200);
     if (!items.length) { fill(list, h('li', { class: 'muted' }, t('game.log.empty'))); return; }
-    fill(list, ...items.map((e) => h('li', { class: e.side ? 'by-' + e.side : 'event', title: e.dice || null }, e.text)));
+    fill(list, ...items.map((e) => h('li', { class: e.side ? 'by-' + e.side : 'event', title: e.dice ? e.dice() : null }, e.text())));
     list.scrollTop = list.scrollHeight;
   }
+}
+
+/** An action's or a throw's words in the page's language (its English text if it has none). */
+function spoken(x, view) {
+  return say(x.words, view) || x.text;
 }
 
 function sameThrow(a, b) {

@@ -10,6 +10,7 @@
 //     onSpot: (spot) => { ... },              // clicks and Enter/Space on squares and piles
 //     labels: true,                           // square names in a corner
 //     showPath: 'light' | 'dark' | null,      // a faint line along a side's path
+//     say: (words) => text,                   // the throw's phrases in the page's language
 //   });
 //
 // Spots passed to onSpot: {at:'square',square:id}, {at:'reserve',side},
@@ -299,7 +300,8 @@ function d4(g, x, y, face) {
   text(g, x, y + 4, String(face), { 'font-size': 26, 'font-weight': 'bold', fill: COLORS.dark });
 }
 
-function drawDice(layer, t, x, y, width) {
+function drawDice(layer, t, x, y, width, say) {
+  const spoken = (x) => (say && x.words && x.words.length ? say(x.words) : x.text);
   const g = el('g', { 'data-dice': t ? t.kind : 'none', transform: `translate(${x} ${y})` }, layer);
   if (!t) return g;
   g.setAttribute('data-value', t.value);
@@ -315,8 +317,9 @@ function drawDice(layer, t, x, y, width) {
   });
   let tx = startX + n * gap;
   text(g, tx, 40, `= ${t.value}`, { 'font-size': 30, 'font-weight': 'bold', 'text-anchor': 'start', fill: COLORS.ink, class: 'dice-value' });
-  const words = text(g, tx, 80, t.text, { 'font-size': 16, 'text-anchor': 'start', fill: COLORS.ink, class: 'dice-text' });
-  words.setAttribute('textLength', Math.min(width - tx - 10, t.text.length * 8));
+  const said = spoken(t);
+  const words = text(g, tx, 80, said, { 'font-size': 16, 'text-anchor': 'start', fill: COLORS.ink, class: 'dice-text' });
+  words.setAttribute('textLength', Math.min(width - tx - 10, said.length * 8));
   words.setAttribute('lengthAdjust', 'spacingAndGlyphs');
   if (t.table && t.table.length) {
     const tg = el('g', { class: 'throw-table', transform: `translate(${tx} 100)` }, g);
@@ -326,7 +329,7 @@ function drawDice(layer, t, x, y, width) {
       const cell = el('g', { 'data-raw': row.raw, transform: `translate(${i * w} 0)` }, tg);
       el('rect', { x: 0, y: 0, width: w - 4, height: 36, rx: 5, fill: current ? COLORS.select : COLORS.panel, stroke: COLORS.edge, 'stroke-width': 1 }, cell);
       text(cell, (w - 4) / 2, 18, `${row.raw}→${row.value}`, { 'font-size': 15, fill: COLORS.ink });
-      if (row.text) el('title', {}, cell).textContent = row.text;
+      if (row.text) el('title', {}, cell).textContent = spoken(row);
     });
   }
   return g;
@@ -408,7 +411,7 @@ export function renderBoard(svg, view, opts = {}) {
     pile(pileLayer, 'off', side, view.position.off[i], PANEL + cols * S, y, half, o, clickable, `${name} ${offWord}`);
   });
 
-  drawDice(svg, view.throw, 0, rows * S, width);
+  drawDice(svg, view.throw, 0, rows * S, width, o.say);
   return svg;
 }
 

@@ -1,7 +1,8 @@
 // The page's own words in English and French. No user-facing text lives in
 // the other modules: they call t('key', {params}).
-// The rules' own texts (action words, rule-set summaries sent by the server)
-// are English; the built-in rule sets' summaries are translated here too.
+// The server's words come as phrases (a key and its values, `say` below),
+// worded here; rule-set summaries sent by the server are English, and the
+// built-in rule sets' summaries are translated here too.
 
 const STRINGS = {
   en: {
@@ -264,6 +265,64 @@ const STRINGS = {
     'error.unknown_game': 'There is no such game.',
     'error.bad_token': 'That link\'s key is wrong: you are watching.',
     'error.network': 'The server cannot be reached.',
+
+    // The server's phrases (view.words in docs/serve.md): keys after `say.`.
+    'say.colon': ': ',
+    'say.reserve': 'enter',
+    'say.off': 'off',
+    'say.act.move': '{from} → {to}',
+    'say.act.bird': '{bird} ({n}): {from} → {to}',
+    'say.act.jump': 'jump {from} → {to}',
+    'say.act.exit': 'leave the board: {from} → {to}',
+    'say.act.warrior': 'the Warrior: {from} → {to}',
+    'say.act.twins': 'the Twins: {from} → {to}',
+    'say.act.reroll': 'Roll again',
+    'say.act.end': 'End the turn',
+    'say.act.move5': 'Move 5',
+    'say.act.pass_twins': 'Do not form the Twins: pass',
+    'say.act.declare_move': 'Declare Move: roll and move a bird already on the board',
+    'say.act.declare_summon': 'Declare Summon: roll for the {bird} ({n}), which needs {need}; if called, roll again to place it',
+    'say.act.declare_summon_next': 'Declare Summon: roll to call the next bird',
+    'say.act.other': '{text}',
+    'say.fx.wins': 'wins the game',
+    'say.fx.captures': 'captures',
+    'say.fx.rosette': 'rosette',
+    'say.fx.rolls_again': 'rolls again',
+    'say.fx.may_roll_again': 'may roll again',
+    'say.fx.backward': 'backward',
+    'say.fx.carry': 'carrying {n} prisoners',
+    'say.fx.carry.one': 'carrying 1 prisoner',
+    'say.throw.marked': '{n} marked tips',
+    'say.throw.marked.one': '1 marked tip',
+    'say.throw.face': 'a {n}',
+    'say.throw.blank': 'all blank',
+    'say.throw.move': 'move {n}',
+    'say.throw.no_move': 'no move',
+    'say.throw.roll_again': 'then roll again',
+    'say.throw.may_roll_again': 'then may roll again',
+    'say.throw.cannot_enter': 'cannot enter a piece',
+    'say.throw.zero_jump': 'a zero: jump (or leave from 23 with a dotted marker), then a free turn',
+    'say.throw.again_or_move5': 'throw again or move 5',
+    'say.throw.passes': 'the turn passes',
+    'say.note.pot': 'Pot: {lightName} has paid {light}, {darkName} has paid {dark}',
+    'say.note.next_bird': 'Next bird to summon: {bird} ({n}), called with a {need}',
+    'say.note.start_procedure': 'Start procedure: both sides throw for their first marker; the one further ahead starts',
+    'say.note.free_turn': 'This roll is a free turn',
+    'say.note.oracle': '{side} holds the Oracle\'s Vision',
+    'say.note.faces': 'Faces: {plain} (plain), {promoted} (promoted)',
+    'say.note.prisoners': '{side}: {held} held prisoner, {gone} eliminated',
+    'say.note.quiet': '{n} turns without progress',
+    'say.note.ended': 'Ended by {reason}',
+    'say.reason.capture': 'capture',
+    'say.reason.expulsion': 'expulsion',
+    'say.reason.no_progress': 'no progress',
+    'say.reason.repetition': 'repetition',
+    'say.face.blue': 'blue',
+    'say.face.red': 'red',
+    'say.face.blank': 'blank',
+    'say.face.vizier': 'vizier',
+    'say.face.pawn': 'pawn',
+    'say.face.guard': 'guard',
   },
 
   fr: {
@@ -526,6 +585,63 @@ const STRINGS = {
     'error.unknown_game': 'Cette partie n\'existe pas.',
     'error.bad_token': 'La clé de ce lien est fausse : vous regardez la partie.',
     'error.network': 'Le serveur est injoignable.',
+
+    'say.colon': '\u00a0: ',
+    'say.reserve': 'entrée',
+    'say.off': 'sortie',
+    'say.act.move': '{from} → {to}',
+    'say.act.bird': '{bird} ({n})\u00a0: {from} → {to}',
+    'say.act.jump': 'saut {from} → {to}',
+    'say.act.exit': 'quitter le plateau\u00a0: {from} → {to}',
+    'say.act.warrior': 'le Guerrier\u00a0: {from} → {to}',
+    'say.act.twins': 'les Jumeaux\u00a0: {from} → {to}',
+    'say.act.reroll': 'Relancer',
+    'say.act.end': 'Finir le tour',
+    'say.act.move5': 'Avancer de 5',
+    'say.act.pass_twins': 'Ne pas former les Jumeaux\u00a0: passer',
+    'say.act.declare_move': 'Annoncer «\u00a0déplacer\u00a0»\u00a0: lancer et déplacer un oiseau déjà sur le plateau',
+    'say.act.declare_summon': 'Annoncer «\u00a0appeler\u00a0»\u00a0: lancer pour l\'oiseau {bird} ({n}), qui demande {need}\u00a0; s\'il vient, relancer pour le placer',
+    'say.act.declare_summon_next': 'Annoncer «\u00a0appeler\u00a0»\u00a0: lancer pour appeler l\'oiseau suivant',
+    'say.act.other': '{text}',
+    'say.fx.wins': 'gagne la partie',
+    'say.fx.captures': 'prend',
+    'say.fx.rosette': 'rosette',
+    'say.fx.rolls_again': 'rejoue',
+    'say.fx.may_roll_again': 'peut rejouer',
+    'say.fx.backward': 'en arrière',
+    'say.fx.carry': 'emmène {n} prisonniers',
+    'say.fx.carry.one': 'emmène 1 prisonnier',
+    'say.throw.marked': '{n} pointes marquées',
+    'say.throw.marked.one': '{n} pointe marquée',
+    'say.throw.face': 'un {n}',
+    'say.throw.blank': 'tout blanc',
+    'say.throw.move': 'avance de {n}',
+    'say.throw.no_move': 'pas de déplacement',
+    'say.throw.roll_again': 'puis relance',
+    'say.throw.may_roll_again': 'puis peut relancer',
+    'say.throw.cannot_enter': 'ne fait pas entrer de pion',
+    'say.throw.zero_jump': 'un zéro\u00a0: saut (ou sortie depuis 23 avec un marqueur pointé), puis un tour gratuit',
+    'say.throw.again_or_move5': 'relancer ou avancer de 5',
+    'say.throw.passes': 'le tour passe',
+    'say.note.pot': 'Pot\u00a0: {lightName} a payé {light}, {darkName} a payé {dark}',
+    'say.note.next_bird': 'Prochain oiseau à appeler\u00a0: {bird} ({n}), appelé par un {need}',
+    'say.note.start_procedure': 'Début de partie\u00a0: chaque camp lance pour son premier marqueur\u00a0; le plus avancé commence',
+    'say.note.free_turn': 'Ce lancer est un tour gratuit',
+    'say.note.oracle': '{side} détient la Vision de l\'Oracle',
+    'say.note.faces': 'Faces\u00a0: {plain} (simple), {promoted} (promue)',
+    'say.note.prisoners': '{side}\u00a0: {held} prisonnier(s) détenu(s), {gone} éliminé(s)',
+    'say.note.quiet': '{n} tours sans progrès',
+    'say.note.ended': 'Fin par {reason}',
+    'say.reason.capture': 'capture',
+    'say.reason.expulsion': 'expulsion',
+    'say.reason.no_progress': 'absence de progrès',
+    'say.reason.repetition': 'répétition',
+    'say.face.blue': 'bleu',
+    'say.face.red': 'rouge',
+    'say.face.blank': 'vierge',
+    'say.face.vizier': 'vizir',
+    'say.face.pawn': 'pion',
+    'say.face.guard': 'garde',
   },
 };
 
@@ -596,6 +712,35 @@ export function sideName(view, key) {
   const name = side ? side.name : t('side.' + key);
   if (current === 'fr') return SIDE_NAMES_FR[name] || name;
   return name;
+}
+
+/**
+ * The server's phrases (`words` of an action, a throw or a note) in the
+ * current language: the first, then the others after a colon. `view` names
+ * the sides. Empty when there are none, so callers can fall back on `text`.
+ */
+export function say(words, view) {
+  if (!words || !words.length) return '';
+  const parts = words.map((p) => phrase(p, view));
+  return parts.length === 1 ? parts[0] : parts[0] + t('say.colon') + parts.slice(1).join(', ');
+}
+
+function phrase(p, view) {
+  const a = { ...(p.args || {}) };
+  const place = (pos, square) => (pos === 0 ? t('say.reserve') : square ? `${pos} (${square})` : t('say.off'));
+  if ('from' in a) a.from = place(a.from, a.from_square);
+  if ('to' in a) a.to = place(a.to, a.to_square);
+  if ('side' in a) a.side = sideName(view, a.side);
+  if (p.key === 'note.pot') { a.lightName = sideName(view, 'light'); a.darkName = sideName(view, 'dark'); }
+  for (const f of ['plain', 'promoted']) if (f in a) a[f] = known('say.face.' + a[f], a[f]);
+  if ('reason' in a) a.reason = known('say.reason.' + a.reason, String(a.reason).replace(/_/g, ' '));
+  const one = current === 'fr' ? a.n <= 1 : a.n === 1;
+  const key = 'say.' + p.key;
+  return t(one && (key + '.one') in STRINGS.en ? key + '.one' : key, a);
+}
+
+function known(key, otherwise) {
+  return key in STRINGS.en ? t(key) : otherwise;
 }
 
 /** A built-in rule set's summary in the current language, else the server's text. */

@@ -328,3 +328,20 @@ async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response
     let name = format!("attachment; filename=\"ur-{}-{}.json\"", st.session.game().rule_id(), &id[..8]);
     ([(header::CONTENT_TYPE, "application/json".to_string()), (header::CONTENT_DISPOSITION, name)], text).into_response()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ASSETS;
+
+    /// The page words every phrase the views send, in English and French.
+    #[test]
+    fn the_page_words_every_phrase_in_both_languages() {
+        let i18n = ASSETS.get_file("i18n.js").and_then(|f| f.contents_utf8()).expect("i18n.js is embedded");
+        let (en, fr) = i18n.split_once("\n  fr: {").expect("i18n.js has an fr table");
+        for entry in ur_session::view::PHRASE_KEYS {
+            let key = format!("'say.{}'", entry.split(':').next().unwrap_or_default());
+            assert!(en.contains(&key), "i18n.js has no English {key}");
+            assert!(fr.contains(&key), "i18n.js has no French {key}");
+        }
+    }
+}

@@ -238,28 +238,58 @@ pub fn move_text(game: &Game, mv: Move) -> String {
     let off = rules.path_len() + 1;
     let src = if mv.from == 0 { "enter".to_string() } else { format!("{} ({})", mv.from, position_name(rules, side, mv.from)) };
     let dst = if mv.to >= off { "off".to_string() } else { format!("{} ({})", mv.to, position_name(rules, side, mv.to)) };
-    let mut tags = Vec::new();
-    if let Some(throw) = game.throw() {
-        let mut st = *game.state();
-        let effect = rules.apply_unchecked(&mut st, &throw, mv);
-        if st.off(side) == rules.pieces() {
-            tags.push("wins the game");
-        } else {
-            if effect.captured {
-                tags.push("captures");
-            }
-            if effect.landed_on_rosette {
-                tags.push("rosette");
-            }
-            match effect.extra {
-                Extra::Auto => tags.push("rolls again"),
-                Extra::Optional => tags.push("may roll again"),
-                Extra::None => {}
-            }
-        }
-    }
+    let tags: Vec<&str> = move_tags(game, mv).into_iter().map(MoveTag::text).collect();
     let tags = if tags.is_empty() { String::new() } else { format!(": {}", tags.join(", ")) };
     format!("{src} -> {dst}{tags}")
+}
+
+/// What a race move does besides moving, as its label names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveTag {
+    Wins,
+    Captures,
+    Rosette,
+    RollsAgain,
+    MayRollAgain,
+}
+
+impl MoveTag {
+    /// The tag in English.
+    pub fn text(self) -> &'static str {
+        match self {
+            MoveTag::Wins => "wins the game",
+            MoveTag::Captures => "captures",
+            MoveTag::Rosette => "rosette",
+            MoveTag::RollsAgain => "rolls again",
+            MoveTag::MayRollAgain => "may roll again",
+        }
+    }
+}
+
+/// The tags of a move with the game's current throw, in label order (a
+/// winning move says only that it wins).
+pub fn move_tags(game: &Game, mv: Move) -> Vec<MoveTag> {
+    let rules = game.rules();
+    let side = game.to_move();
+    let Some(throw) = game.throw() else { return Vec::new() };
+    let mut st = *game.state();
+    let effect = rules.apply_unchecked(&mut st, &throw, mv);
+    if st.off(side) == rules.pieces() {
+        return vec![MoveTag::Wins];
+    }
+    let mut tags = Vec::new();
+    if effect.captured {
+        tags.push(MoveTag::Captures);
+    }
+    if effect.landed_on_rosette {
+        tags.push(MoveTag::Rosette);
+    }
+    match effect.extra {
+        Extra::Auto => tags.push(MoveTag::RollsAgain),
+        Extra::Optional => tags.push(MoveTag::MayRollAgain),
+        Extra::None => {}
+    }
+    tags
 }
 
 #[cfg(test)]

@@ -9,7 +9,8 @@ use ur_rules::marker::akalandung::{self, AkalandungGame};
 use ur_rules::marker::bens::BensGame;
 use ur_rules::{Cell, Playable, Side};
 
-use super::{build_board, piece, push, shows, square_id, standard_board, throw_view, BoardView, PieceView, PositionView, ThrowView};
+use super::words::{shown_move, shows, Notes, Phrase};
+use super::{build_board, piece, push, side_key, square_id, standard_board, throw_view, BoardView, PieceView, PositionView, ThrowView};
 
 /// The marker games' board: the standard board with every decoration.
 fn marker_board(path_cell: impl Fn(Side, u8) -> Option<Cell>, roles: impl Fn(Cell, &mut Vec<String>)) -> BoardView {
@@ -91,12 +92,13 @@ pub(super) fn bens_parts(g: &BensGame) -> (BoardView, PositionView, Option<Throw
         reserve[side.index()] = u32::from(s.home.unwrap_or(0));
         off[side.index()] = u32::from(s.off);
     }
-    let mut notes = Vec::new();
+    let mut notes = Notes::default();
     if snap.turn.starts_with("start") {
-        notes.push("Start procedure: both sides throw for their first marker; the one further ahead starts".into());
+        let text = "Start procedure: both sides throw for their first marker; the one further ahead starts";
+        notes.push(text.into(), Phrase::new("note.start_procedure"));
     }
     if snap.free_turn {
-        notes.push("This roll is a free turn".into());
+        notes.push("This roll is a free turn".into(), Phrase::new("note.free_turn"));
     }
     let dice = match snap.options.get("dice").map(String::as_str) {
         Some("BIN4") => DiceModel::Bin4,
@@ -107,11 +109,16 @@ pub(super) fn bens_parts(g: &BensGame) -> (BoardView, PositionView, Option<Throw
     // start jump is decided after a zero.
     let raw = if snap.turn.starts_with("start-jump") { Some(0) } else { snap.throw };
     let throw = raw.map(|raw| {
-        let text =
-            if raw == 0 { "a zero: jump (or leave from 23 with a dotted marker), then a free turn".into() } else { format!("move {raw}") };
-        throw_view(dice, raw, raw, format!("{}: {text}", shows(dice, raw)), Vec::new())
+        let said = if raw == 0 {
+            let (shown, shown_words) = shows(dice, raw);
+            let text = format!("{shown}: a zero: jump (or leave from 23 with a dotted marker), then a free turn");
+            (text, vec![shown_words, Phrase::new("throw.zero_jump")])
+        } else {
+            shown_move(dice, raw, raw)
+        };
+        throw_view(dice, raw, raw, said, Vec::new())
     });
-    (bens_board(g), PositionView { pieces, reserve, off, notes }, throw)
+    (bens_board(g), PositionView { pieces, reserve, off, notes: notes.text, note_words: notes.words }, throw)
 }
 
 pub(super) fn akalandung_parts(g: &AkalandungGame) -> (BoardView, PositionView, Option<ThrowView>) {
@@ -134,11 +141,12 @@ pub(super) fn akalandung_parts(g: &AkalandungGame) -> (BoardView, PositionView, 
         reserve[side.index()] = u32::from(s.reserve.unwrap_or(0));
         off[side.index()] = u32::from(s.off);
     }
-    let mut notes = Vec::new();
+    let mut notes = Notes::default();
     if let Some(holder) = snap.oracle {
-        notes.push(format!("{} holds the Oracle's Vision", g.side_name(holder)));
+        let words = Phrase::new("note.oracle").with("side", side_key(holder));
+        notes.push(format!("{} holds the Oracle's Vision", g.side_name(holder)), words);
     }
-    let throw =
-        snap.throw.map(|raw| throw_view(DiceModel::Bin3, raw, raw, format!("{}: move {raw}", shows(DiceModel::Bin3, raw)), Vec::new()));
-    (akalandung_board(g, &snap.options), PositionView { pieces, reserve, off, notes }, throw)
+    let throw = snap.throw.map(|raw| throw_view(DiceModel::Bin3, raw, raw, shown_move(DiceModel::Bin3, raw, raw), Vec::new()));
+    let position = PositionView { pieces, reserve, off, notes: notes.text, note_words: notes.words };
+    (akalandung_board(g, &snap.options), position, throw)
 }

@@ -8,7 +8,8 @@ use ur_rules::game::{Action, Phase};
 use ur_rules::race::text::cell_name;
 use ur_rules::{Game, Rules, Side, SquareKind};
 
-use super::{build_board, piece, push, shows, square_id, throw_view, BoardView, PositionView, ThrowRow, ThrowView};
+use super::words::{moves, shows, throw_extras, Notes, Phrase};
+use super::{build_board, piece, push, square_id, throw_view, BoardView, PositionView, ThrowRow, ThrowView};
 
 /// A race game's board, position and throw.
 pub(super) fn race_parts(g: &Game) -> (BoardView, PositionView, Option<ThrowView>) {
@@ -74,32 +75,30 @@ fn race_position(g: &Game) -> PositionView {
         }
         pieces.extend(per.into_iter().map(|(sq, n)| piece(sq, side, n, None)));
     }
-    let mut notes = Vec::new();
+    let mut notes = Notes::default();
     if let Some(paid) = g.pot_paid() {
         let name = |s: Side| rules.spec.sides[s.index()].clone();
-        notes.push(format!("Pot: {} has paid {}, {} has paid {}", name(Side::Light), paid[0], name(Side::Dark), paid[1]));
+        notes.push(
+            format!("Pot: {} has paid {}, {} has paid {}", name(Side::Light), paid[0], name(Side::Dark), paid[1]),
+            Phrase::new("note.pot").with("light", paid[0]).with("dark", paid[1]),
+        );
     }
     if rules.named_pieces() && matches!(g.phase(), Phase::Declare | Phase::Roll) {
         if let (Some(b), Some(birds)) = (g.next_bird(), &rules.spec.birds) {
             let name = birds.names.get(usize::from(b) - 1).cloned().unwrap_or_default();
-            notes.push(format!("Next bird to summon: {name} ({b}), called with a {}", rules.call_value(b)));
+            let need = rules.call_value(b);
+            let words = Phrase::new("note.next_bird").with("bird", name.clone()).with("n", b).with("need", need);
+            notes.push(format!("Next bird to summon: {name} ({b}), called with a {need}"), words);
         }
     }
     let count = |f: fn(&ur_rules::State, Side) -> u8| [u32::from(f(st, Side::Light)), u32::from(f(st, Side::Dark))];
-    PositionView { pieces, reserve: count(ur_rules::State::reserve), off: count(ur_rules::State::off), notes }
-}
-
-fn extra_text(extra: Extra, enter: bool) -> String {
-    let mut parts = Vec::new();
-    match extra {
-        Extra::Auto => parts.push("then roll again"),
-        Extra::Optional => parts.push("then may roll again"),
-        Extra::None => {}
+    PositionView {
+        pieces,
+        reserve: count(ur_rules::State::reserve),
+        off: count(ur_rules::State::off),
+        notes: notes.text,
+        note_words: notes.words,
     }
-    if !enter {
-        parts.push("cannot enter a piece");
-    }
-    parts.join(", ")
 }
 
 /// The race's throw: the throw awaiting a move, or the last roll when the
@@ -120,13 +119,22 @@ fn race_throw(g: &Game) -> Option<ThrowView> {
     let table = if plain {
         Vec::new()
     } else {
-        throws.iter().map(|t| ThrowRow { raw: t.raw, value: t.value, text: extra_text(t.extra, t.enter) }).collect()
+        throws
+            .iter()
+            .map(|t| {
+                let (text, words) = throw_extras(t.extra, t.enter);
+                ThrowRow { raw: t.raw, value: t.value, text, words }
+            })
+            .collect()
     };
-    let mut text = format!("{}: ", shows(rules.dice(), raw));
-    text += &if t.value == 0 { "no move".to_string() } else { format!("move {}", t.value) };
-    let extra = extra_text(t.extra, t.enter);
+    let (shown, shown_words) = shows(rules.dice(), raw);
+    let (moved, moved_words) = moves(t.value);
+    let mut text = format!("{shown}: {moved}");
+    let mut words = vec![shown_words, moved_words];
+    let (extra, extra_words) = throw_extras(t.extra, t.enter);
     if t.value > 0 && !extra.is_empty() {
         text += &format!(", {extra}");
+        words.extend(extra_words);
     }
-    Some(throw_view(rules.dice(), raw, t.value, text, table))
+    Some(throw_view(rules.dice(), raw, t.value, (text, words), table))
 }

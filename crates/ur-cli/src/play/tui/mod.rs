@@ -400,6 +400,7 @@ mod tests {
             from: Some(Spot::Square { square: from }),
             to: Some(Spot::Square { square: to }),
             text: String::new(),
+            words: Vec::new(),
             json: serde_json::Value::Null,
         };
         let choice = ActionView { kind: "choice".into(), from: None, to: None, ..mv(0, 0) };
