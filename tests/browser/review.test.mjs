@@ -248,6 +248,11 @@ test('a tower game judged by rollouts: the judge named with how sure it is, and 
   assert.match(await page.locator('.review-steps tr.roll td.luck').first().textContent(), /±\d/);
   const decisions = json.notes.filter((n) => n.kind === 'decision').length;
   assert.equal(await page.locator('.review-steps tr.decision td.loss[data-interval]:not([data-interval=""])').count(), decisions);
+  // The moves and throws in French too, as the page says them.
+  const words = await page.$$eval('.review-steps td, .review-error dd', (els) => els.map((e) => e.textContent).join(' | '));
+  assert.doesNotMatch(words, /\b(marked|then|carrying|prisoners?|move \d|enter|throw again|threw|backward)\b/i);
+  assert.match(words, /un \d\s*: avance de \d/);
+  assert.match(words, /→/);
   await page.screenshot({ path: path.join(artefacts, 'review-tower.png') });
   assert.deepEqual(errors, []);
   await context.close();

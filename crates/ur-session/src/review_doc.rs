@@ -19,7 +19,7 @@ use ur_bots::review_any::{AnyNoteKind, AnyReview, Sureness};
 use ur_rules::{Action, AnyAction, AnyGame, Options, Playable, Side, Turn};
 
 use crate::records::SavedGame;
-use crate::view::{view_of, GameView, SideView};
+use crate::view::{view_of, GameView, Phrase, SideView};
 use crate::SessionError;
 
 /// A reviewed game, ready to draw.
@@ -90,12 +90,15 @@ pub enum StepKind {
     /// A roll: the roller's win probability before and after it (best play
     /// assumed), and the difference, its luck.
     /// `interval`: ± half-width of the luck, for an estimating judge that states one.
-    Roll { raw: u8, text: String, before: f64, after: f64, luck: f64, interval: Option<f64> },
+    /// `words`: `text` as phrases ([`crate::view::Phrase`]).
+    Roll { raw: u8, text: String, words: Vec<Phrase>, before: f64, after: f64, luck: f64, interval: Option<f64> },
     /// A choice among two or more actions, judged.
     Decision {
         played: String,
+        played_words: Vec<Phrase>,
         played_value: f64,
         best: String,
+        best_words: Vec<Phrase>,
         best_value: f64,
         choices: usize,
         loss: f64,
@@ -108,7 +111,7 @@ pub enum StepKind {
         sure: Option<bool>,
     },
     /// A step the judge said nothing of: a forced move, an unjudged choice.
-    Other { played: String },
+    Other { played: String, words: Vec<Phrase> },
 }
 
 /// One side's totals, as GNU Backgammon reports a player's.
@@ -354,9 +357,12 @@ impl Walk {
             (RecStep::Roll(raw), Some(&Judged::Roll { before: v0, after: v1, luck, interval })) => {
                 self.start.get_or_insert(for_light(v0));
                 // A throw that moves nothing has passed the turn: no throw is left to show.
-                let text = view_of(after).throw.filter(|t| t.raw == *raw).map_or_else(|| format!("threw {raw}: no move"), |t| t.text);
+                let (text, words) = view_of(after).throw.filter(|t| t.raw == *raw).map_or_else(
+                    || (format!("threw {raw}: no move"), vec![threw(*raw), Phrase::new("throw.no_move")]),
+                    |t| (t.text, t.words),
+                );
                 let luck = luck.unwrap_or(v1 - v0);
-                (StepKind::Roll { raw: *raw, text, before: v0, after: v1, luck, interval }, Some(for_light(v1)))
+                (StepKind::Roll { raw: *raw, text, words, before: v0, after: v1, luck, interval }, Some(for_light(v1)))
             }
             (
                 RecStep::Act(played),
@@ -367,14 +373,18 @@ impl Walk {
                 let open = before.actions();
                 let find = |a: &AnyAction| open.iter().position(|o| same(o, a));
                 let (p, b) = (find(played), find(best));
-                let text =
-                    |i: Option<usize>, a: &AnyAction| i.and_then(|i| view.actions.get(i)).map_or_else(|| a.to_string(), |v| v.text.clone());
+                let said = |i: Option<usize>, a: &AnyAction| {
+                    i.and_then(|i| view.actions.get(i)).map_or_else(|| unlisted(a), |v| (v.text.clone(), v.words.clone()))
+                };
+                let ((played_text, played_words), (best_text, best_words)) = (said(p, played), said(b, best));
                 let loss = loss.unwrap_or(best_value - played_value).max(0.0);
                 let verdict = Verdict::of(loss);
                 let kind = StepKind::Decision {
-                    played: text(p, played),
+                    played: played_text,
+                    played_words,
                     played_value: *played_value,
-                    best: text(b, best),
+                    best: best_text,
+                    best_words,
                     best_value: *best_value,
                     choices: *choices,
                     loss,
@@ -388,8 +398,11 @@ impl Walk {
                 }
                 (kind, Some(for_light(*played_value)))
             }
-            (RecStep::Roll(raw), _) => (StepKind::Other { played: format!("threw {raw}") }, None),
-            (RecStep::Act(a), _) => (StepKind::Other { played: action_text(before, a) }, None),
+            (RecStep::Roll(raw), _) => (StepKind::Other { played: format!("threw {raw}"), words: vec![threw(*raw)] }, None),
+            (RecStep::Act(a), _) => {
+                let (played, words) = action_said(before, a);
+                (StepKind::Other { played, words }, None)
+            }
         };
         // A step the judge did not value keeps the chart level; the end is the result.
         let light = result_of(after).map(|r| r[0]).or(light).or(previous).unwrap_or(0.5);
@@ -398,13 +411,23 @@ impl Walk {
     }
 }
 
-/// An action as the game's view words it.
-fn action_text(game: &AnyGame, action: &AnyAction) -> String {
+/// An action as the game's view words it, in English and as phrases.
+fn action_said(game: &AnyGame, action: &AnyAction) -> (String, Vec<Phrase>) {
     let open = game.actions();
     open.iter()
         .position(|o| same(o, action))
-        .and_then(|i| view_of(game).actions.get(i).map(|v| v.text.clone()))
-        .unwrap_or_else(|| action.to_string())
+        .and_then(|i| view_of(game).actions.get(i).map(|v| (v.text.clone(), v.words.clone())))
+        .unwrap_or_else(|| unlisted(action))
+}
+
+/// An action the view does not list, in its own notation.
+fn unlisted(action: &AnyAction) -> (String, Vec<Phrase>) {
+    let text = action.to_string();
+    (text.clone(), vec![Phrase::new("act.other").with("text", text)])
+}
+
+fn threw(raw: u8) -> Phrase {
+    Phrase::new("throw.threw").with("n", raw)
 }
 
 /// The same action; a race move's piece counts only where both name one.
@@ -518,7 +541,15 @@ mod tests {
 
     #[test]
     fn luck_adjusted_result_takes_away_the_luck_one_side_had_over_the_other() {
-        let roll = |luck: f64| StepKind::Roll { raw: 1, text: String::new(), before: 0.5, after: 0.5 + luck, luck, interval: None };
+        let roll = |luck: f64| StepKind::Roll {
+            raw: 1,
+            text: String::new(),
+            words: Vec::new(),
+            before: 0.5,
+            after: 0.5 + luck,
+            luck,
+            interval: None,
+        };
         let steps = [step(Side::Light, roll(0.25)), step(Side::Dark, roll(-0.125))];
         let t = totals(&steps, Some([1.0, 0.0]));
         assert_eq!(t[0].luck_adjusted, Some(1.0 - 0.375));

@@ -20,13 +20,18 @@
 // `data-interval` to the `.loss` and `.luck` cells and `.review-sure` (its
 // account of how sure it is) to the heading.
 
-import { t, lang, sideName } from './i18n.js';
+import { t, lang, sideName, say } from './i18n.js';
 import { h, s, fill, fetchJSON } from './dom.js';
 import { renderBoard } from './board.js';
 
 const SIDES = ['light', 'dark'];
 const BAD = ['inaccuracy', 'mistake', 'blunder'];
 const MARK = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+
+// A step's words in the page's language (the English text where a review has no phrases).
+const playedText = (st) => say(st.kind === 'other' ? st.words : st.played_words) || st.played;
+const bestText = (st) => say(st.best_words) || st.best;
+const thrownText = (st) => say(st.words) || st.text;
 
 // ------------------------------------------------------------ numbers
 
@@ -169,7 +174,7 @@ function renderChart(doc, onPick) {
     const cy = y(doc.light_win[e.step]);
     const g = s('g', { class: `err-mark ${st.verdict} ${st.side}`, 'data-step': e.step, tabindex: '-1' },
       s('circle', { cx, cy, r: st.verdict === 'blunder' ? 8 : st.verdict === 'mistake' ? 6.5 : 5 }),
-      s('title', {}, `${t('review.turn', { n: st.turn })}, ${sideName(doc, st.side)}: ${st.played} ${MARK[st.verdict]} (−${pp(st.loss)})`));
+      s('title', {}, `${t('review.turn', { n: st.turn })}, ${sideName(doc, st.side)}: ${playedText(st)} ${MARK[st.verdict]} (−${pp(st.loss)})`));
     g.addEventListener('click', () => onPick(e.step));
     svg.append(g);
   }
@@ -252,7 +257,7 @@ function errorCards(doc, onPick) {
 function errorCard(doc, e, onPick) {
   const st = doc.steps[e.step];
   const svg = s('svg', { class: 'board' });
-  renderBoard(svg, e.view, { labels: false });
+  renderBoard(svg, e.view, { labels: false, say: (w) => say(w, e.view) });
   const played = e.played != null ? e.view.actions[e.played] : null;
   const best = e.best != null ? e.view.actions[e.best] : null;
   if (best) arrow(svg, best, 'best');
@@ -264,8 +269,8 @@ function errorCard(doc, e, onPick) {
       ' ', h('span', { class: 'chip ' + st.verdict }, MARK[st.verdict] + ' ' + t('review.verdict.' + st.verdict))),
     h('div', { class: 'board-box' }, svg),
     h('dl', {},
-      h('dt', { class: 'played' }, t('review.played')), h('dd', {}, st.played, ' ', h('span', { class: 'win' }, pct(st.played_value) + pm(st.interval))),
-      h('dt', { class: 'best' }, t('review.better')), h('dd', {}, st.best, ' ', h('span', { class: 'win' }, pct(st.best_value) + pm(st.interval))),
+      h('dt', { class: 'played' }, t('review.played')), h('dd', {}, playedText(st), ' ', h('span', { class: 'win' }, pct(st.played_value) + pm(st.interval))),
+      h('dt', { class: 'best' }, t('review.better')), h('dd', {}, bestText(st), ' ', h('span', { class: 'win' }, pct(st.best_value) + pm(st.interval))),
       h('dt', {}, t('review.lost')), h('dd', { class: 'loss', 'data-value': String(st.loss), 'data-interval': interval(st.loss_interval) },
         pp(st.loss) + pm(st.loss_interval, 2), unsure(st))));
 }
@@ -337,19 +342,19 @@ function renderSteps(doc, rows, onPick) {
 
 function stepCells(st, hasBoard, i) {
   if (st.kind === 'roll') {
-    return [h('td', { 'data-raw': st.raw }, st.text),
+    return [h('td', { 'data-raw': st.raw }, thrownText(st)),
       h('td', { class: 'num luck' + (100 * st.luck < -0.005 ? ' unlucky' : ''), 'data-value': String(st.luck), 'data-interval': interval(st.interval) },
         t('review.luck', { pp: pp(st.luck, { sign: true }) }) + pm(st.interval))];
   }
   if (st.kind === 'decision') {
     const bad = BAD.includes(st.verdict);
-    return [h('td', {}, st.played, bad ? h('b', { class: 'mark' }, ' ' + MARK[st.verdict]) : null,
-      st.loss > 0 ? h('span', { class: 'muted small' }, ' · ' + t('review.bestWas', { best: st.best })) : null,
+    return [h('td', {}, playedText(st), bad ? h('b', { class: 'mark' }, ' ' + MARK[st.verdict]) : null,
+      st.loss > 0 ? h('span', { class: 'muted small' }, ' · ' + t('review.bestWas', { best: bestText(st) })) : null,
       hasBoard ? [' ', h('a', { class: 'small', href: '#error-' + i, onclick: (e) => { e.preventDefault(); document.getElementById('error-' + i).scrollIntoView({ block: 'start' }); } }, t('review.seeBoard'))] : null),
     h('td', { class: 'num loss', 'data-value': String(st.loss), 'data-interval': interval(st.loss_interval) },
       (st.loss > 0 ? '−' + pp(st.loss) : t('review.verdict.' + st.verdict)) + pm(st.loss_interval, 2) + (st.sure === false ? ' ~' : ''))];
   }
-  return [h('td', { class: 'muted' }, st.played), h('td', { class: 'num muted' }, t('review.forced'))];
+  return [h('td', { class: 'muted' }, playedText(st)), h('td', { class: 'num muted' }, t('review.forced'))];
 }
 
 // ------------------------------------------------------------ the app's screen

@@ -40,6 +40,7 @@ pub const PHRASE_KEYS: &[&str] = &[
     "throw.blank:",
     "throw.move: n",
     "throw.no_move:",
+    "throw.threw: n",
     "throw.roll_again:",
     "throw.may_roll_again:",
     "throw.cannot_enter:",
