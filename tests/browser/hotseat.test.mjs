@@ -130,6 +130,26 @@ test('a game in French says its moves, throws, notes and log in French', { timeo
   await fr.context.close();
 });
 
+test('the page runs only its own scripts: injected markup cannot run any', { timeout: 60000 }, async () => {
+  const me = await person(browser, server);
+  const res = await me.page.goto(server.url + '/');
+  const csp = res.headers()['content-security-policy'] || '';
+  assert.match(csp, /script-src 'self'/);
+  assert.match(csp, /connect-src 'self'/);
+  assert.equal(res.headers()['referrer-policy'], 'no-referrer');
+  await me.page.waitForSelector('#start');
+  // Markup with an inline handler, as an injection would bring: refused, not run.
+  await me.page.evaluate(() => {
+    const box = document.createElement('div');
+    box.innerHTML = '<img src="/no-such-picture" onerror="window.injected = true">';
+    document.body.append(box);
+  });
+  await me.page.waitForTimeout(500);
+  assert.equal(await me.page.evaluate(() => window.injected), undefined);
+  assert.ok(me.errors.some((e) => /Content Security Policy/.test(e)), 'the browser says why: ' + me.errors.join('\n'));
+  await me.context.close();
+});
+
 test('the page reconnects by itself when the server restarts, and the game goes on', { timeout: 120000 }, async () => {
   const own = await startServer();
   const me = await person(browser, own);

@@ -182,11 +182,15 @@ export function state(page) {
 
 /** Wait until this page may act, or the game is over; its state then. */
 export async function waitTurn(page, timeout = 30000) {
-  const handle = await page.waitForFunction(`(() => {
+  // The page's policy forbids eval, so the polled predicate is a function
+  // calling a reader installed beforehand (an evaluate from the test is not
+  // held to the policy; a string predicate polled inside the page would be).
+  await page.evaluate(`window.urTestRead = ${readState}`);
+  const handle = await page.waitForFunction(() => {
     const s = window.urApp.screen;
     if (!(s && s.view && s.online && !s.busy && (s.view.winner || s.canAct()))) return false;
-    return ${READ};
-  })()`, null, { timeout, polling: 'raf' });
+    return window.urTestRead ? window.urTestRead() : false;
+  }, null, { timeout, polling: 'raf' });
   const st = await handle.jsonValue();
   await handle.dispose();
   return st;

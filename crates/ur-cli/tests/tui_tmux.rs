@@ -231,6 +231,21 @@ fn a_tower_game_against_a_bot_to_the_end_with_its_choices() {
 }
 
 #[test]
+fn a_game_from_a_position_string_opens_there_and_plays_to_the_end() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    // Light: one piece off, three on the board, three in reserve; Dark: two on the board.
+    let pane = Pane::start("from", &["--rules", "finkel", "--seed", "3", "--no-animation", "--from", "l:469.1,2d"]);
+    let first = pane.wait("the first screen", at_roll);
+    assert!(first.contains("reserve ●●● 3  off 1") && first.contains("reserve ○○○○○ 5  off 0"), "{first}");
+    assert!(first.contains("Light: your turn") && step(&first) == Some(0), "{first}");
+    let (_, end) = play_to_end(&pane, "win chance");
+    assert!(end.contains("wins"), "no winner at the end:\n{end}");
+}
+
+#[test]
 fn keys_take_back_rules_help_and_quit() {
     if !have_tmux() {
         eprintln!("tmux is not installed: skipped");

@@ -7,7 +7,7 @@ use axum::body::Body;
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -38,7 +38,24 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/review", post(crate::review_api::upload_review).layer(DefaultBodyLimit::max(2 * crate::review_api::MAX_RECORD)))
         .route("/ws/{id}", get(crate::ws::upgrade))
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(axum::middleware::map_response(guarded))
         .with_state(hub)
+}
+
+/// What every response may load and who may frame it. The page's scripts
+/// and connections are its own only, so injected markup cannot run a
+/// script or send a player's token away. Inline styles stay allowed: the
+/// board draws its own `<style>` into its SVG.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+     img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+async fn guarded(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONTENT_SECURITY_POLICY));
+    // Share links carry a player's token (after `#`, which is never sent, but keep every address private).
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    response
 }
 
 /// A refusal over HTTP: `{"t":"error","code","message"}` with a status.
@@ -64,11 +81,9 @@ fn content_type(path: &str) -> &'static str {
 
 fn file(path: &str) -> Response {
     match ASSETS.get_file(path) {
-        Some(f) => (
-            [(header::CONTENT_TYPE, content_type(path)), (header::CACHE_CONTROL, "no-cache"), (header::X_CONTENT_TYPE_OPTIONS, "nosniff")],
-            Body::from(f.contents()),
-        )
-            .into_response(),
+        Some(f) => {
+            ([(header::CONTENT_TYPE, content_type(path)), (header::CACHE_CONTROL, "no-cache")], Body::from(f.contents())).into_response()
+        }
         None => refuse(StatusCode::NOT_FOUND, "not_found", format!("no file {path}")),
     }
 }
