@@ -3,7 +3,7 @@
 // sends and sends back the index of the action a player picks
 // (docs/serve.md is the protocol).
 
-import { t, lang, setLang, LANGS, sideName, summary, say } from './i18n.js';
+import { t, lang, setLang, LANGS, sideName, summary, say, pileCaption } from './i18n.js';
 import { h, fill, fetchJSON, store } from './dom.js';
 import { renderBoard } from './board.js';
 import { renderRulesPage } from './rules.js';
@@ -827,6 +827,7 @@ class GameScreen {
     renderBoard(this.el.svg, v, {
       onSpot: (spot) => this.onSpot(spot),
       say: (words) => say(words, v),
+      caption: (kind, side) => pileCaption(v, kind, side),
       selected: sel,
       targets: act ? targets : [],
       showPath: store.get('ur.showPath', false) ? (you === 'light' || you === 'dark' ? you : (v.turn.side || 'light')) : null,
@@ -874,14 +875,10 @@ class GameScreen {
       if (canGo.has(k)) parts.push(t('a11y.moveHere'));
       g.setAttribute('aria-label', parts.join(', '));
     }
-    const tower = v.rules.family === 'tower';
     for (const kind of ['reserve', 'off']) {
       for (const side of SIDES) {
         const g = svg.querySelector(`[data-${kind}="${side}"]`);
         if (!g) continue;
-        // The pile's caption in the page's language.
-        const caption = g.querySelector(':scope > text:not([data-count])');
-        if (caption) caption.textContent = t(kind === 'reserve' ? 'board.reserve' : (tower ? 'board.lost' : 'board.off'), { side: sideName(v, side) });
         const n = v.position[kind][side === 'light' ? 0 : 1];
         const parts = [t('spot.' + kind, { side: sideName(v, side) }) + ': ' + n];
         const k = spotKey({ at: kind, side }, v);

@@ -11,6 +11,7 @@
 //     labels: true,                           // square names in a corner
 //     showPath: 'light' | 'dark' | null,      // a faint line along a side's path
 //     say: (words) => text,                   // the throw's phrases in the page's language
+//     caption: (kind, side) => text,          // a pile's caption ('reserve' or 'off') in the page's language
 //   });
 //
 // Spots passed to onSpot: {at:'square',square:id}, {at:'reserve',side},
@@ -406,9 +407,10 @@ export function renderBoard(svg, view, opts = {}) {
     const i = side === 'light' ? 0 : 1;
     const name = names[i] || side;
     const y = k * half;
-    pile(pileLayer, 'reserve', side, view.position.reserve[i], 0, y, half, o, clickable, `${name} to enter`);
     const offWord = view.rules && view.rules.family === 'tower' ? 'lost' : 'off';
-    pile(pileLayer, 'off', side, view.position.off[i], PANEL + cols * S, y, half, o, clickable, `${name} ${offWord}`);
+    const caption = (kind) => (o.caption ? o.caption(kind, side) : kind === 'reserve' ? `${name} to enter` : `${name} ${offWord}`);
+    pile(pileLayer, 'reserve', side, view.position.reserve[i], 0, y, half, o, clickable, caption('reserve'));
+    pile(pileLayer, 'off', side, view.position.off[i], PANEL + cols * S, y, half, o, clickable, caption('off'));
   });
 
   drawDice(svg, view.throw, 0, rows * S, width, o.say);

@@ -745,6 +745,12 @@ function known(key, otherwise) {
   return key in STRINGS.en ? t(key) : otherwise;
 }
 
+/** A pile's caption on the board: a side's reserve, or its pieces off (lost, in the tower games). */
+export function pileCaption(view, kind, side) {
+  const tower = view.rules && view.rules.family === 'tower';
+  return t(kind === 'reserve' ? 'board.reserve' : (tower ? 'board.lost' : 'board.off'), { side: sideName(view, side) });
+}
+
 /** A built-in rule set's summary in the current language, else the server's text. */
 export function summary(id, english) {
   if (current === 'fr' && SUMMARIES_FR[id]) return SUMMARIES_FR[id];

@@ -20,7 +20,7 @@
 // `data-interval` to the `.loss` and `.luck` cells and `.review-sure` (its
 // account of how sure it is) to the heading.
 
-import { t, lang, sideName, say } from './i18n.js';
+import { t, lang, sideName, say, pileCaption } from './i18n.js';
 import { h, s, fill, fetchJSON } from './dom.js';
 import { renderBoard } from './board.js';
 
@@ -257,7 +257,7 @@ function errorCards(doc, onPick) {
 function errorCard(doc, e, onPick) {
   const st = doc.steps[e.step];
   const svg = s('svg', { class: 'board' });
-  renderBoard(svg, e.view, { labels: false, say: (w) => say(w, e.view) });
+  renderBoard(svg, e.view, { labels: false, say: (w) => say(w, e.view), caption: (kind, side) => pileCaption(e.view, kind, side) });
   const played = e.played != null ? e.view.actions[e.played] : null;
   const best = e.best != null ? e.view.actions[e.best] : null;
   if (best) arrow(svg, best, 'best');
