@@ -429,6 +429,7 @@ class GameScreen {
     this.busy = false;
     this.hint = null;
     this.log = [];
+    this.logSteps = 0;
     this.online = false;
     this.everOnline = false;
     this.notFound = false;
@@ -597,6 +598,8 @@ class GameScreen {
     if (view.winner && !(prev && prev.winner)) {
       this.log.push({ text: () => (view.winner === 'draw' ? t('game.log.draw') : t('game.log.won', { side: sideName(view, view.winner) })) });
     }
+    // Number the players' steps only: an event line (the start, the result) takes no number.
+    for (const e of this.log) if (e.side && !e.n) e.n = ++this.logSteps;
     if (this.log.length > 400) this.log.splice(0, this.log.length - 400);
     this.sent = null;
   }
@@ -1099,7 +1102,7 @@ class GameScreen {
     const list = this.el.log;
     const items = this.log.slice(-200);
     if (!items.length) { fill(list, h('li', { class: 'muted' }, t('game.log.empty'))); return; }
-    fill(list, ...items.map((e) => h('li', { class: e.side ? 'by-' + e.side : 'event', title: e.dice ? e.dice() : null }, e.text())));
+    fill(list, ...items.map((e) => h('li', { class: e.side ? 'by-' + e.side : 'event', value: e.n || null, title: e.dice ? e.dice() : null }, e.text())));
     list.scrollTop = list.scrollHeight;
   }
 }
