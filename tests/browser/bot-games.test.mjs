@@ -64,6 +64,55 @@ for (const [rules, seed, extra] of [
   });
 }
 
+test('options of play: the dice roll by themselves, one click plays a piece\'s only move, pieces slide unless motion is reduced', { timeout: 120000 }, async () => {
+  const me = await person(browser, server);
+  const { page } = me;
+  await startInLobby(page, server, { rules: 'finkel', mode: 'bot', bot: '1', seat: 'light' });
+  await page.click('#play-options summary');
+  await page.check('#opt-auto-roll');
+  await page.check('#opt-one-click');
+  assert.ok(await page.isChecked('#opt-animate'), 'pieces slide by default');
+  // No Roll button is pressed from here on: every decision comes by itself.
+  let oneClicks = 0;
+  for (let i = 0; i < 40 && oneClicks < 3; i += 1) {
+    const st = await waitTurn(page);
+    if (st.winner) break;
+    if (st.stage === 'roll') {
+      await page.waitForFunction((q) => window.urApp.screen.seq !== q, st.seq, { timeout: 5000 });
+      continue;
+    }
+    // A piece with one move: one click on it plays that move.
+    const key = (a) => JSON.stringify(a.from);
+    const single = st.actions.find((a) => a.kind === 'move' && a.from && st.actions.filter((b) => key(b) === key(a)).length === 1);
+    if (single) {
+      const at = single.from.at === 'square' ? `[data-square="${single.from.square}"]` : '[data-reserve="light"]';
+      await page.locator(`svg.board ${at}`).first().click({ force: true });
+      await page.waitForFunction((q) => window.urApp.screen.seq !== q, st.seq, { timeout: 5000 });
+      const said = await page.evaluate(async (words) => (await import('/assets/i18n.js')).say(words), single.words);
+      const log = await page.$$eval('#log li', (l) => l.map((x) => x.textContent));
+      assert.ok(log.includes(`Light: ${said}`), `the move was played: Light: ${said}\n${log.slice(-4).join('\n')}`);
+      oneClicks += 1;
+    } else {
+      await step(page, seeded(i));
+    }
+  }
+  assert.ok(oneClicks >= 1, 'a piece with one move was played by one click');
+  assert.ok(await page.evaluate(() => window.urApp.screen.slides) > 0, 'moved pieces slide');
+  // With reduced motion asked for, nothing slides.
+  await page.uncheck('#opt-one-click');
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const before = await page.evaluate(() => window.urApp.screen.slides);
+  for (let i = 0; i < 6; i += 1) {
+    const st = await waitTurn(page);
+    if (st.winner) break;
+    if (st.stage === 'roll') { await page.waitForFunction((q) => window.urApp.screen.seq !== q, st.seq, { timeout: 5000 }); continue; }
+    await step(page, seeded(100 + i));
+  }
+  assert.equal(await page.evaluate(() => window.urApp.screen.slides), before);
+  assertNoErrors(me);
+  await me.context.close();
+});
+
 test('the hint lists every open move with its win chance and its judge', { timeout: 120000 }, async () => {
   const me = await person(browser, server);
   const { page } = me;

@@ -566,6 +566,37 @@ class GameScreen {
     if (this.view.winner) rememberGame(this.id, { over: true });
     else if (this.token && this.game && this.game.you) rememberGame(this.id, { name: this.view.rules.name, mode: this.game.mode });
     this.render();
+    if (this.moved) this.slide(this.moved);
+    this.moved = null;
+    this.autoRoll();
+  }
+
+  /** Rolls by itself after a short pause, when the player asked for it. */
+  autoRoll() {
+    clearTimeout(this.autoRollTimer);
+    if (!store.get(OPTIONS.autoRoll, false) || !this.canAct() || this.view.turn.stage !== 'roll' || this.busy) return;
+    const seq = this.seq;
+    this.autoRollTimer = setTimeout(() => { if (this.seq === seq) this.roll(); }, AUTO_ROLL_MS);
+  }
+
+  /** The moved piece slides from where it came, unless motion is turned off. */
+  slide(move) {
+    if (!move.to || move.to.at !== 'square' || !animating()) return;
+    const svg = this.el.svg;
+    const pieces = this.view.position.pieces || [];
+    const piece = [...svg.querySelectorAll('[data-piece]')].find((g) => (pieces[Number(g.dataset.piece)] || {}).square === move.to.square);
+    const start = svg.querySelector(spotSelector(move.from));
+    if (!piece || !start || !piece.animate) return;
+    const box = svg.getBoundingClientRect();
+    const view = svg.viewBox.baseVal;
+    const scale = view && view.width && box.width ? view.width / box.width : 1;
+    const centre = (r) => [r.left + r.width / 2, r.top + r.height / 2];
+    const [x0, y0] = centre(start.getBoundingClientRect());
+    const [x1, y1] = centre(piece.getBoundingClientRect());
+    const dx = (x0 - x1) * scale;
+    const dy = (y0 - y1) * scale;
+    piece.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'translate(0px, 0px)' }], { duration: SLIDE_MS, easing: 'ease-out' });
+    this.slides = (this.slides || 0) + 1;
   }
 
   // ---- the move log
@@ -584,7 +615,7 @@ class GameScreen {
         if (!act && prev.actions.length === 1) act = prev.actions[0];
         if (!act) act = guessAction(prev, view);
         if (act) this.log.push({ side: mover, text: () => t('game.log.moved', { side: sideName(prev, mover), text: spoken(act, prev) }) });
-        if (act && act.kind === 'move') this.lastMove = { from: act.from, to: act.to };
+        if (act && act.kind === 'move') { this.lastMove = { from: act.from, to: act.to }; this.moved = this.lastMove; }
       }
       if (view.throw && (prev.turn.stage === 'roll' || !sameThrow(prev.throw, view.throw)) && (prev.turn.stage === 'roll' || view.turn.stage === 'act')) {
         const roller = prev.turn.stage === 'roll' ? prev.turn.side : view.turn.side;
@@ -660,6 +691,8 @@ class GameScreen {
       if (hits.length > 1) { this.pending = hits; this.renderBoard(); this.renderControls(); return; }
     }
     const from = moves.filter((a) => a.from && spotKey(a.from, v) === k);
+    // One click plays a piece's only move, when the player asked for it.
+    if (!this.selected && from.length === 1 && store.get(OPTIONS.oneClick, false)) { this.act(from[0].index); return; }
     if (from.length) {
       this.selected = this.selected && spotKey(this.selected, v) === k ? null : spot;
       this.pending = null;
@@ -673,6 +706,13 @@ class GameScreen {
     this.selected = null;
     this.pending = null;
     this.render();
+  }
+
+  /** The selected piece's destinations where its move captures. */
+  captureTargets() {
+    if (!this.selected) return [];
+    const sk = spotKey(this.selected, this.view);
+    return this.moves().filter((a) => a.to && spotKey(a.from, this.view) === sk && (a.words || []).some((w) => w.key === 'fx.captures')).map((a) => a.to);
   }
 
   targets() {
@@ -732,6 +772,7 @@ class GameScreen {
     el.end = h('div', { class: 'end', id: 'end', hidden: true });
     el.share = h('section', { class: 'share card', id: 'share', hidden: true });
     el.allMoves = h('details', { class: 'all-moves', id: 'all-moves' });
+    el.options = h('details', { class: 'play-options', id: 'play-options' });
     el.log = h('ol', { class: 'log', id: 'log' });
     el.keys = h('p', { class: 'keys muted small', hidden: true }, t('game.keys'));
     el.watching = h('p', { class: 'watching', hidden: true });
@@ -762,8 +803,10 @@ class GameScreen {
         el.end,
         el.share,
         el.allMoves,
+        el.options,
         h('section', { class: 'log-box' }, h('h2', {}, t('game.log')), el.log),
         el.keys)));
+    this.renderOptions();
     if (this.view) this.render(true);
   }
 
@@ -803,6 +846,7 @@ class GameScreen {
 
   relabel() {
     const el = this.el;
+    this.renderOptions();
     el.rulesLink.textContent = t('game.rules');
     el.keys.textContent = t('game.keys');
     const logHead = el.log.parentElement && el.log.parentElement.querySelector('h2');
@@ -833,6 +877,7 @@ class GameScreen {
       caption: (kind, side) => pileCaption(v, kind, side),
       selected: sel,
       targets: act ? targets : [],
+      captures: act ? this.captureTargets() : [],
       showPath: store.get('ur.showPath', false) ? (you === 'light' || you === 'dark' ? you : (v.turn.side || 'light')) : null,
     });
     this.labelBoard(act ? movable : [], act ? targets : []);
@@ -1083,6 +1128,23 @@ class GameScreen {
       field('watch-link', t('game.share.watchLabel'), t('game.share.watch'), watch));
   }
 
+  /** The player's own ways of playing: kept in this browser. */
+  renderOptions() {
+    const box = this.el.options;
+    const open = box.open;
+    const toggle = (key, id, label) => h('label', { class: 'option-toggle' },
+      h('input', { type: 'checkbox', id, checked: !!store.get(key, key === OPTIONS.animate), onchange: (e) => {
+        store.set(key, e.target.checked);
+        if (key === OPTIONS.autoRoll) this.autoRoll();
+      } }), ' ', label);
+    fill(box,
+      h('summary', {}, t('game.options')),
+      toggle(OPTIONS.autoRoll, 'opt-auto-roll', t('game.opt.autoRoll')),
+      toggle(OPTIONS.oneClick, 'opt-one-click', t('game.opt.oneClick')),
+      toggle(OPTIONS.animate, 'opt-animate', t('game.opt.animate')));
+    box.open = open;
+  }
+
   renderAllMoves() {
     const box = this.el.allMoves;
     const moves = this.canAct() && this.view.turn.stage === 'act' ? this.moves() : [];
@@ -1105,6 +1167,23 @@ class GameScreen {
     fill(list, ...items.map((e) => h('li', { class: e.side ? 'by-' + e.side : 'event', value: e.n || null, title: e.dice ? e.dice() : null }, e.text())));
     list.scrollTop = list.scrollHeight;
   }
+}
+
+// The player's options of play, by their keys in the browser's storage.
+const OPTIONS = { autoRoll: 'ur.autoRoll', oneClick: 'ur.oneClick', animate: 'ur.animate' };
+const AUTO_ROLL_MS = 500;
+const SLIDE_MS = 220;
+
+function animating() {
+  const still = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  return !still && store.get(OPTIONS.animate, true);
+}
+
+/** The board's element for a spot: a square, or a side's reserve or borne-off pile. */
+function spotSelector(spot) {
+  if (!spot) return null;
+  if (spot.at === 'square') return `[data-square="${spot.square}"]`;
+  return `[data-${spot.at}="${spot.side}"]`;
 }
 
 /** An action's or a throw's words in the page's language (its English text if it has none). */

@@ -7,6 +7,7 @@
 //   renderBoard(svg, view, {
 //     selected: 12 | 'reserve' | null,        // a square id, or the mover's reserve
 //     targets: [{at:'square',square:3}, {at:'off',side:'light'}],
+//     captures: [{at:'square',square:3}],     // targets where the move captures: a solid ring
 //     onSpot: (spot) => { ... },              // clicks and Enter/Space on squares and piles
 //     labels: true,                           // square names in a corner
 //     showPath: 'light' | 'dark' | null,      // a faint line along a side's path
@@ -370,7 +371,10 @@ export function renderBoard(svg, view, opts = {}) {
     if (o.selected === sq.id) g.classList.add('selected');
     if (targets.some((t) => sameSpot(t, spot))) {
       g.classList.add('target');
-      el('circle', { class: 'target-ring', cx: 50, cy: 50, r: 40, fill: 'none', stroke: COLORS.target, 'stroke-width': 5, 'stroke-dasharray': '10 7' }, g);
+      // A dashed ring where the piece can go; a solid one where it captures.
+      const captures = (o.captures || []).some((t) => sameSpot(t, spot));
+      if (captures) g.classList.add('capture');
+      el('circle', { class: 'target-ring', cx: 50, cy: 50, r: 40, fill: 'none', stroke: COLORS.target, 'stroke-width': captures ? 8 : 5, 'stroke-dasharray': captures ? 'none' : '10 7' }, g);
     }
     if (clickable) wire(g, spot, o, sq.name);
     byId.set(sq.id, sq);

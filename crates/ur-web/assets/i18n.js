@@ -266,6 +266,11 @@ const STRINGS = {
     'error.bad_token': 'That link\'s key is wrong: you are watching.',
     'error.network': 'The server cannot be reached.',
 
+    'game.options': 'How you play',
+    'game.opt.autoRoll': 'Roll by itself on my turn',
+    'game.opt.oneClick': 'One click plays a piece\'s only move',
+    'game.opt.animate': 'Slide the pieces',
+
     // The server's phrases (view.words in docs/serve.md): keys after `say.`.
     'say.colon': ': ',
     'say.reserve': 'enter',
@@ -586,6 +591,11 @@ const STRINGS = {
     'error.unknown_game': 'Cette partie n\'existe pas.',
     'error.bad_token': 'La clé de ce lien est fausse : vous regardez la partie.',
     'error.network': 'Le serveur est injoignable.',
+
+    'game.options': 'Votre façon de jouer',
+    'game.opt.autoRoll': 'Lancer tout seul à mon tour',
+    'game.opt.oneClick': 'Un clic joue le seul coup d\'un pion',
+    'game.opt.animate': 'Faire glisser les pions',
 
     'say.colon': '\u00a0: ',
     'say.reserve': 'entrée',
