@@ -77,6 +77,47 @@ test('hot-seat: both sides on one device to the end, first turns by keyboard', {
   await me.context.close();
 });
 
+test('a piece can be dragged to its square, and arrow keys walk the board', { timeout: 60000 }, async () => {
+  const me = await person(browser, server);
+  const { page } = me;
+  await startInLobby(page, server, { rules: 'finkel', mode: 'hotseat' });
+  // Arrow keys: from the middle row's fourth square (id 11 on the 3x8 board) right, back, down.
+  await page.focus('svg.board [data-square="11"]');
+  const focused = () => page.evaluate(() => document.activeElement.getAttribute('data-square'));
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await focused(), '12');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await focused(), '11');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await focused(), '19');
+  // A drag from the reserve to a lit square plays the move.
+  let st = await waitTurn(page);
+  while (st.stage === 'roll') {
+    await page.locator('#roll').click();
+    await waitChange(page, st.seq);
+    st = await waitTurn(page);
+  }
+  const a = st.actions.find((x) => x.kind === 'move' && x.from && x.from.at === 'reserve' && x.to.at === 'square');
+  assert.ok(a, 'the first move enters a piece');
+  const centre = async (sel) => { const b = await page.locator(sel).first().boundingBox(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+  const [x0, y0] = await centre(`svg.board [data-reserve="${st.turn}"]`);
+  const [x1, y1] = await centre(`svg.board [data-square="${a.to.square}"]`);
+  await page.mouse.move(x0, y0);
+  await page.mouse.down();
+  await page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, { steps: 5 });
+  assert.equal(await page.locator('.drag-ghost').count(), 1, 'a disc follows the pointer');
+  await page.mouse.move(x1, y1, { steps: 5 });
+  await page.mouse.up();
+  await waitChange(page, st.seq);
+  const after = await state(page);
+  const pieces = await page.evaluate(() => window.urApp.screen.view.position.pieces);
+  assert.ok(pieces.some((p) => p.square === a.to.square && p.side === st.turn), 'the dragged piece stands on its square');
+  assert.equal(await page.locator('.drag-ghost').count(), 0);
+  assert.ok(after.seq > st.seq);
+  assertNoErrors(me);
+  await me.context.close();
+});
+
 test('the page follows the browser language, switches, and remembers', { timeout: 60000 }, async () => {
   const fr = await person(browser, server, { locale: 'fr-FR' });
   await fr.page.goto(server.url + '/');

@@ -265,14 +265,91 @@ function wire(g, spot, opts, label) {
   g.setAttribute('aria-label', label);
   g.addEventListener('click', (e) => {
     e.preventDefault();
+    const svg = g.ownerSVGElement;
+    if (svg && performance.now() - (svg.urDragEnded || -1e9) < 100) return;
     opts.onSpot(spot);
   });
   g.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' || e.key === ' ' || e.key === 'Spacebar') {
       e.preventDefault();
       opts.onSpot(spot);
+    } else if (ARROWS[e.key]) {
+      const next = neighbour(g, ARROWS[e.key]);
+      if (next) { e.preventDefault(); next.focus(); }
     }
   });
+}
+
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/** The nearest square or pile from `g` in direction `[dx, dy]`, as the eye sees the board. */
+function neighbour(g, [dx, dy]) {
+  const centre = (e) => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+  const [x0, y0] = centre(g);
+  let best = null;
+  let bestCost = Infinity;
+  for (const other of g.ownerSVGElement.querySelectorAll('.clickable')) {
+    if (other === g) continue;
+    const [x, y] = centre(other);
+    const along = (x - x0) * dx + (y - y0) * dy;
+    if (along <= 1) continue;
+    const across = Math.abs((x - x0) * dy) + Math.abs((y - y0) * dx);
+    // Straight ahead first: a square beside the line costs more than one further along it.
+    const cost = along + 3 * across;
+    if (cost < bestCost) { bestCost = cost; best = other; }
+  }
+  return best;
+}
+
+/**
+ * Dragging a piece: press on it, let go on a square or pile. The board gets
+ * two taps in a row, as a click on each would give: the app's own rules for
+ * clicks decide what happens. A disc follows the pointer meanwhile.
+ */
+function wireDrag(svg) {
+  if (svg.dataset.dragWired) return;
+  svg.dataset.dragWired = '1';
+  let drag = null;
+  const spotOf = (e) => {
+    const g = e && e.closest && e.closest('.clickable');
+    if (!g || !svg.contains(g)) return null;
+    if (g.dataset.square !== undefined) return { at: 'square', square: Number(g.dataset.square) };
+    if (g.dataset.reserve) return { at: 'reserve', side: g.dataset.reserve };
+    if (g.dataset.off) return { at: 'off', side: g.dataset.off };
+    return null;
+  };
+  svg.addEventListener('pointerdown', (e) => {
+    const spot = e.button === 0 ? spotOf(e.target) : null;
+    drag = spot ? { spot, x: e.clientX, y: e.clientY, moved: false, ghost: null } : null;
+  });
+  svg.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 8) return;
+    if (!drag.moved) {
+      drag.moved = true;
+      const o = svg.urOpts;
+      const held = drag.spot.at === 'square' ? o.selected === drag.spot.square : o.selected === drag.spot.at && drag.spot.side === o.mover;
+      if (!held) o.onSpot(drag.spot);
+      const size = svg.getBoundingClientRect().width / Number(svg.viewBox.baseVal.width || 1) * 64;
+      drag.ghost = document.createElement('div');
+      drag.ghost.className = 'drag-ghost ' + (tones[o.mover] || o.mover || '');
+      drag.ghost.style.width = drag.ghost.style.height = size + 'px';
+      document.body.append(drag.ghost);
+    }
+    drag.ghost.style.transform = `translate(${e.clientX}px, ${e.clientY}px) translate(-50%, -50%)`;
+  });
+  const end = (e, drop) => {
+    const d = drag;
+    drag = null;
+    if (!d || !d.moved) return;
+    d.ghost.remove();
+    // The click that follows a drag is not a tap (see wire).
+    svg.urDragEnded = performance.now();
+    const spot = drop ? spotOf(document.elementFromPoint(e.clientX, e.clientY)) : null;
+    if (spot && JSON.stringify(spot) !== JSON.stringify(d.spot)) svg.urOpts.onSpot(spot);
+  };
+  svg.addEventListener('pointerup', (e) => end(e, true));
+  svg.addEventListener('pointercancel', (e) => end(e, false));
 }
 
 // ---- dice ----
@@ -345,6 +422,8 @@ export function renderBoard(svg, view, opts = {}) {
   tones = { light: 'light', dark: 'dark' };
   for (const s of view.sides || []) if (s.tone) tones[s.key] = s.tone;
   const clickable = typeof o.onSpot === 'function';
+  svg.urOpts = o;
+  if (clickable) wireDrag(svg);
   const { rows, cols } = view.board;
   const width = PANEL * 2 + cols * S;
   const height = rows * S + DICE_H;
