@@ -182,7 +182,7 @@ const STRINGS = {
     'game.hints.search': 'Estimated by a search',
     'game.hints.none': 'No hint for this position.',
     'game.hints.best': 'best',
-    'game.keys': 'Keys: Tab to a piece, Enter to pick it and Enter on a lit square to move; R or Space rolls; H asks for a hint; P shows the path; Escape cancels.',
+    'game.keys': 'Keys: Tab to the board and the arrow keys along it, Enter to pick a piece and Enter on a lit square to move; R or Space rolls; H asks for a hint; P shows the path; Escape cancels. With the mouse: click a piece then its square, or drag it there.',
 
     'status.yourRoll': 'Your turn: roll the dice.',
     'status.yourMove': 'Your turn: {throw}pick a piece, then where it goes.',
@@ -508,7 +508,7 @@ const STRINGS = {
     'game.hints.search': 'Estimée par une recherche',
     'game.hints.none': 'Pas de conseil pour cette position.',
     'game.hints.best': 'meilleur',
-    'game.keys': 'Touches : Tab jusqu\'à un pion, Entrée pour le choisir, Entrée sur une case éclairée pour jouer ; R ou Espace lance ; H demande un conseil ; P montre le parcours ; Échap annule.',
+    'game.keys': 'Touches : Tab jusqu\'au plateau et les flèches pour s\'y déplacer, Entrée pour choisir un pion, Entrée sur une case éclairée pour jouer ; R ou Espace lance ; H demande un conseil ; P montre le parcours ; Échap annule. À la souris : cliquez un pion puis sa case, ou faites-le glisser.',
 
     'status.yourRoll': 'À vous : lancez les dés.',
     'status.yourMove': 'À vous : {throw}choisissez un pion, puis sa destination.',
