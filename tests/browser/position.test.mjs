@@ -70,3 +70,28 @@ test('the server refuses a position string that does not read', async () => {
   assert.equal(body.code, 'bad_position');
   assert.match(body.message, /at character 10/);
 });
+
+test('a capture: the ring shows it, the mover slides in and the taken piece slides home', { timeout: 60000 }, async () => {
+  const me = await person(browser, server);
+  const { page } = me;
+  // Light on 5 threw 1; dark stands on 6, a shared square: 5 -> 6 captures.
+  await page.goto(server.url + '/#/new?rules=finkel&position=' + encodeURIComponent('l:5,6/1'));
+  await page.waitForSelector('#start-position', { state: 'visible' });
+  await page.check('input[name=mode][value=hotseat]');
+  await page.click('#start');
+  const st = await waitTurn(page);
+  assert.equal(st.stage, 'act');
+  const take = st.actions.find((a) => (a.words || []).some((w) => w.key === 'fx.captures'));
+  assert.ok(take, 'a move that captures: ' + JSON.stringify(st.actions.map((a) => a.text)));
+  await page.locator(`svg.board [data-square="${take.from.square}"]`).click();
+  await page.waitForSelector(`svg.board [data-square="${take.to.square}"].target.capture`);
+  const before = await page.evaluate(() => window.urApp.screen.slides || 0);
+  await page.locator(`svg.board [data-square="${take.to.square}"]`).click();
+  await waitChange(page, st.seq);
+  assert.equal(await page.evaluate(() => window.urApp.screen.slides), before + 2, 'two pieces slide');
+  const view = await page.evaluate(() => window.urApp.screen.view);
+  assert.equal(view.position.reserve[1], 7, 'the dark piece is home');
+  await page.waitForFunction(() => !document.querySelector('svg.board .captured'), null, { timeout: 3000 });
+  assertNoErrors(me);
+  await me.context.close();
+});

@@ -566,7 +566,7 @@ class GameScreen {
     if (this.view.winner) rememberGame(this.id, { over: true });
     else if (this.token && this.game && this.game.you) rememberGame(this.id, { name: this.view.rules.name, mode: this.game.mode });
     this.render();
-    if (this.moved) this.slide(this.moved);
+    if (this.moved) this.slide(this.moved, prev);
     this.moved = null;
     this.autoRoll();
   }
@@ -579,24 +579,51 @@ class GameScreen {
     this.autoRollTimer = setTimeout(() => { if (this.seq === seq) this.roll(); }, AUTO_ROLL_MS);
   }
 
-  /** The moved piece slides from where it came, unless motion is turned off. */
-  slide(move) {
+  /**
+   * The moved piece slides from where it came, and a piece it captured
+   * slides home to its reserve, unless motion is turned off.
+   */
+  slide(move, prev) {
     if (!move.to || move.to.at !== 'square' || !animating()) return;
     const svg = this.el.svg;
     const pieces = this.view.position.pieces || [];
     const piece = [...svg.querySelectorAll('[data-piece]')].find((g) => (pieces[Number(g.dataset.piece)] || {}).square === move.to.square);
     const start = svg.querySelector(spotSelector(move.from));
     if (!piece || !start || !piece.animate) return;
+    const mover = (pieces[Number(piece.dataset.piece)] || {}).side;
+    this.glide(piece, start, piece);
+    // A capture sent a piece of the other side from that square back to its reserve.
+    const other = mover === 'light' ? 'dark' : 'light';
+    const k = other === 'light' ? 0 : 1;
+    const was = prev && (prev.position.pieces || []).find((p) => p.square === move.to.square && p.side === other);
+    const home = svg.querySelector(spotSelector({ at: 'reserve', side: other }));
+    if (was && home && this.view.position.reserve[k] > prev.position.reserve[k]) {
+      // Drawn last, over the piles it flies to; placed in the board's own units.
+      const b = piece.getBBox();
+      const m = piece.getCTM();
+      const light = this.view.sides[k].tone === 'light';
+      const ghost = document.createElementNS('http://www.w3.org/2000/svg', 'circle');
+      const [cx, cy] = [b.x + b.width / 2, b.y + b.height / 2];
+      for (const [a, v] of Object.entries({ class: 'captured', cx: m.a * cx + m.c * cy + m.e, cy: m.b * cx + m.d * cy + m.f, r: 28,
+        fill: light ? '#f7f1e3' : '#1d1a17', stroke: light ? '#2b1d10' : '#f0e6d0', 'stroke-width': 3 })) ghost.setAttribute(a, v);
+      svg.append(ghost);
+      this.glide(ghost, ghost, home).finished.then(() => ghost.remove(), () => ghost.remove());
+    }
+  }
+
+  /** Moves `el` from where `from` is drawn to where `to` is (screen boxes, in the board's units). */
+  glide(el, from, to) {
+    const svg = this.el.svg;
     const box = svg.getBoundingClientRect();
     const view = svg.viewBox.baseVal;
     const scale = view && view.width && box.width ? view.width / box.width : 1;
-    const centre = (r) => [r.left + r.width / 2, r.top + r.height / 2];
-    const [x0, y0] = centre(start.getBoundingClientRect());
-    const [x1, y1] = centre(piece.getBoundingClientRect());
-    const dx = (x0 - x1) * scale;
-    const dy = (y0 - y1) * scale;
-    piece.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'translate(0px, 0px)' }], { duration: SLIDE_MS, easing: 'ease-out' });
+    const centre = (e) => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+    const [x0, y0] = centre(from);
+    const [x1, y1] = centre(el);
+    const [x2, y2] = centre(to);
+    const at = (x, y) => `translate(${((x - x1) * scale).toFixed(1)}px, ${((y - y1) * scale).toFixed(1)}px)`;
     this.slides = (this.slides || 0) + 1;
+    return el.animate([{ transform: at(x0, y0) }, { transform: at(x2, y2) }], { duration: SLIDE_MS, easing: 'ease-out', fill: 'forwards' });
   }
 
   // ---- the move log
