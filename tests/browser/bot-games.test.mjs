@@ -64,7 +64,7 @@ for (const [rules, seed, extra] of [
   });
 }
 
-test('options of play: the dice roll by themselves, one click plays a piece\'s only move, pieces slide unless motion is reduced', { timeout: 120000 }, async () => {
+test('options of play: the dice roll by themselves, one click plays a piece\'s only move, pieces slide unless motion is reduced, sound when asked', { timeout: 120000 }, async () => {
   const me = await person(browser, server);
   const { page } = me;
   await startInLobby(page, server, { rules: 'finkel', mode: 'bot', bot: '1', seat: 'light' });
@@ -109,6 +109,17 @@ test('options of play: the dice roll by themselves, one click plays a piece\'s o
     await step(page, seeded(100 + i));
   }
   assert.equal(await page.evaluate(() => window.urApp.screen.slides), before);
+  // Sound is off until asked for.
+  assert.equal(await page.isChecked('#opt-sound'), false);
+  assert.equal(await page.evaluate(() => window.urApp.screen.sounds), undefined, 'no sound by default');
+  await page.check('#opt-sound');
+  for (let i = 0; i < 6; i += 1) {
+    const st = await waitTurn(page);
+    if (st.winner) break;
+    if (st.stage === 'roll') { await page.waitForFunction((q) => window.urApp.screen.seq !== q, st.seq, { timeout: 5000 }); continue; }
+    await step(page, seeded(200 + i));
+  }
+  assert.ok(await page.evaluate(() => window.urApp.screen.sounds) > 0, 'throws and moves make a sound once asked for');
   assertNoErrors(me);
   await me.context.close();
 });

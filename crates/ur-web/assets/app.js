@@ -567,8 +567,22 @@ class GameScreen {
     else if (this.token && this.game && this.game.you) rememberGame(this.id, { name: this.view.rules.name, mode: this.game.mode });
     this.render();
     if (this.moved) this.slide(this.moved, prev);
+    if (prev && msg.seq !== prevSeq) this.sound(prev);
     this.moved = null;
     this.autoRoll();
+  }
+
+  /** A short sound for a throw, a move and a capture, when the player turned sound on. */
+  sound(prev) {
+    if (!store.get(OPTIONS.sound, false) || !window.AudioContext) return;
+    const v = this.view;
+    const k = (side) => (side === 'light' ? 0 : 1);
+    const captured = SIDES.some((side) => v.position.reserve[k(side)] > prev.position.reserve[k(side)] && prev.turn.stage === 'act' && prev.turn.side !== side);
+    const kind = captured ? 'capture' : this.moved ? 'move' : v.throw && !sameThrow(prev.throw, v.throw) ? 'throw' : null;
+    if (!kind) return;
+    this.audio = this.audio || new AudioContext();
+    tone(this.audio, kind);
+    this.sounds = (this.sounds || 0) + 1;
   }
 
   /** Rolls by itself after a short pause, when the player asked for it. */
@@ -1168,7 +1182,8 @@ class GameScreen {
       h('summary', {}, t('game.options')),
       toggle(OPTIONS.autoRoll, 'opt-auto-roll', t('game.opt.autoRoll')),
       toggle(OPTIONS.oneClick, 'opt-one-click', t('game.opt.oneClick')),
-      toggle(OPTIONS.animate, 'opt-animate', t('game.opt.animate')));
+      toggle(OPTIONS.animate, 'opt-animate', t('game.opt.animate')),
+      toggle(OPTIONS.sound, 'opt-sound', t('game.opt.sound')));
     box.open = open;
   }
 
@@ -1197,9 +1212,28 @@ class GameScreen {
 }
 
 // The player's options of play, by their keys in the browser's storage.
-const OPTIONS = { autoRoll: 'ur.autoRoll', oneClick: 'ur.oneClick', animate: 'ur.animate' };
+const OPTIONS = { autoRoll: 'ur.autoRoll', oneClick: 'ur.oneClick', animate: 'ur.animate', sound: 'ur.sound' };
 const AUTO_ROLL_MS = 500;
 const SLIDE_MS = 220;
+
+/** A sound made on the spot (no sound files): a knock for a move, a lower double knock for a capture, a rattle for a throw. */
+function tone(ctx, kind) {
+  const now = ctx.currentTime;
+  const knock = (at, freq, length) => {
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.type = 'triangle';
+    osc.frequency.setValueAtTime(freq, now + at);
+    gain.gain.setValueAtTime(0.25, now + at);
+    gain.gain.exponentialRampToValueAtTime(0.001, now + at + length);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start(now + at);
+    osc.stop(now + at + length);
+  };
+  if (kind === 'move') knock(0, 520, 0.08);
+  else if (kind === 'capture') { knock(0, 300, 0.1); knock(0.09, 220, 0.14); }
+  else for (let i = 0; i < 4; i += 1) knock(i * 0.045, 900 + 150 * (i % 2), 0.03);
+}
 
 function animating() {
   const still = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;

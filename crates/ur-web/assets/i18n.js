@@ -270,6 +270,7 @@ const STRINGS = {
     'game.opt.autoRoll': 'Roll by itself on my turn',
     'game.opt.oneClick': 'One click plays a piece\'s only move',
     'game.opt.animate': 'Slide the pieces',
+    'game.opt.sound': 'Sounds',
 
     // The server's phrases (view.words in docs/serve.md): keys after `say.`.
     'say.colon': ': ',
@@ -596,6 +597,7 @@ const STRINGS = {
     'game.opt.autoRoll': 'Lancer tout seul à mon tour',
     'game.opt.oneClick': 'Un clic joue le seul coup d\'un pion',
     'game.opt.animate': 'Faire glisser les pions',
+    'game.opt.sound': 'Sons',
 
     'say.colon': '\u00a0: ',
     'say.reserve': 'entrée',
