@@ -6,6 +6,7 @@
 import { t, lang, setLang, LANGS, sideName, summary, say, pileCaption } from './i18n.js';
 import { h, fill, fetchJSON, store } from './dom.js';
 import { renderBoard } from './board.js';
+import { MOTION, SOUND, slideMove, soundOf, playSound } from './effects.js';
 import { renderRulesPage } from './rules.js';
 import { showReviewScreen } from './review.js';
 import { startPositionField, positionLine } from './position.js';
@@ -566,7 +567,7 @@ class GameScreen {
     if (this.view.winner) rememberGame(this.id, { over: true });
     else if (this.token && this.game && this.game.you) rememberGame(this.id, { name: this.view.rules.name, mode: this.game.mode });
     this.render();
-    if (this.moved) this.slide(this.moved, prev);
+    if (this.moved) this.slides = (this.slides || 0) + slideMove(this.el.svg, this.view, prev, this.moved);
     if (prev && msg.seq !== prevSeq) this.sound(prev);
     this.moved = null;
     this.autoRoll();
@@ -574,14 +575,12 @@ class GameScreen {
 
   /** A short sound for a throw, a move and a capture, when the player turned sound on. */
   sound(prev) {
-    if (!store.get(OPTIONS.sound, false) || !window.AudioContext) return;
-    const v = this.view;
-    const k = (side) => (side === 'light' ? 0 : 1);
-    const captured = SIDES.some((side) => v.position.reserve[k(side)] > prev.position.reserve[k(side)] && prev.turn.stage === 'act' && prev.turn.side !== side);
-    const kind = captured ? 'capture' : this.moved ? 'move' : v.throw && !sameThrow(prev.throw, v.throw) ? 'throw' : null;
+    if (!store.get(SOUND, false) || !window.AudioContext) return;
+    const threw = this.view.throw && !sameThrow(prev.throw, this.view.throw);
+    const kind = soundOf(prev, this.view, this.moved, threw);
     if (!kind) return;
     this.audio = this.audio || new AudioContext();
-    tone(this.audio, kind);
+    playSound(this.audio, kind);
     this.sounds = (this.sounds || 0) + 1;
   }
 
@@ -591,53 +590,6 @@ class GameScreen {
     if (!store.get(OPTIONS.autoRoll, false) || !this.canAct() || this.view.turn.stage !== 'roll' || this.busy) return;
     const seq = this.seq;
     this.autoRollTimer = setTimeout(() => { if (this.seq === seq) this.roll(); }, AUTO_ROLL_MS);
-  }
-
-  /**
-   * The moved piece slides from where it came, and a piece it captured
-   * slides home to its reserve, unless motion is turned off.
-   */
-  slide(move, prev) {
-    if (!move.to || move.to.at !== 'square' || !animating()) return;
-    const svg = this.el.svg;
-    const pieces = this.view.position.pieces || [];
-    const piece = [...svg.querySelectorAll('[data-piece]')].find((g) => (pieces[Number(g.dataset.piece)] || {}).square === move.to.square);
-    const start = svg.querySelector(spotSelector(move.from));
-    if (!piece || !start || !piece.animate) return;
-    const mover = (pieces[Number(piece.dataset.piece)] || {}).side;
-    this.glide(piece, start, piece);
-    // A capture sent a piece of the other side from that square back to its reserve.
-    const other = mover === 'light' ? 'dark' : 'light';
-    const k = other === 'light' ? 0 : 1;
-    const was = prev && (prev.position.pieces || []).find((p) => p.square === move.to.square && p.side === other);
-    const home = svg.querySelector(spotSelector({ at: 'reserve', side: other }));
-    if (was && home && this.view.position.reserve[k] > prev.position.reserve[k]) {
-      // Drawn last, over the piles it flies to; placed in the board's own units.
-      const b = piece.getBBox();
-      const m = piece.getCTM();
-      const light = this.view.sides[k].tone === 'light';
-      const ghost = document.createElementNS('http://www.w3.org/2000/svg', 'circle');
-      const [cx, cy] = [b.x + b.width / 2, b.y + b.height / 2];
-      for (const [a, v] of Object.entries({ class: 'captured', cx: m.a * cx + m.c * cy + m.e, cy: m.b * cx + m.d * cy + m.f, r: 28,
-        fill: light ? '#f7f1e3' : '#1d1a17', stroke: light ? '#2b1d10' : '#f0e6d0', 'stroke-width': 3 })) ghost.setAttribute(a, v);
-      svg.append(ghost);
-      this.glide(ghost, ghost, home).finished.then(() => ghost.remove(), () => ghost.remove());
-    }
-  }
-
-  /** Moves `el` from where `from` is drawn to where `to` is (screen boxes, in the board's units). */
-  glide(el, from, to) {
-    const svg = this.el.svg;
-    const box = svg.getBoundingClientRect();
-    const view = svg.viewBox.baseVal;
-    const scale = view && view.width && box.width ? view.width / box.width : 1;
-    const centre = (e) => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
-    const [x0, y0] = centre(from);
-    const [x1, y1] = centre(el);
-    const [x2, y2] = centre(to);
-    const at = (x, y) => `translate(${((x - x1) * scale).toFixed(1)}px, ${((y - y1) * scale).toFixed(1)}px)`;
-    this.slides = (this.slides || 0) + 1;
-    return el.animate([{ transform: at(x0, y0) }, { transform: at(x2, y2) }], { duration: SLIDE_MS, easing: 'ease-out', fill: 'forwards' });
   }
 
   // ---- the move log
@@ -1212,40 +1164,8 @@ class GameScreen {
 }
 
 // The player's options of play, by their keys in the browser's storage.
-const OPTIONS = { autoRoll: 'ur.autoRoll', oneClick: 'ur.oneClick', animate: 'ur.animate', sound: 'ur.sound' };
+const OPTIONS = { autoRoll: 'ur.autoRoll', oneClick: 'ur.oneClick', animate: MOTION, sound: SOUND };
 const AUTO_ROLL_MS = 500;
-const SLIDE_MS = 220;
-
-/** A sound made on the spot (no sound files): a knock for a move, a lower double knock for a capture, a rattle for a throw. */
-function tone(ctx, kind) {
-  const now = ctx.currentTime;
-  const knock = (at, freq, length) => {
-    const osc = ctx.createOscillator();
-    const gain = ctx.createGain();
-    osc.type = 'triangle';
-    osc.frequency.setValueAtTime(freq, now + at);
-    gain.gain.setValueAtTime(0.25, now + at);
-    gain.gain.exponentialRampToValueAtTime(0.001, now + at + length);
-    osc.connect(gain).connect(ctx.destination);
-    osc.start(now + at);
-    osc.stop(now + at + length);
-  };
-  if (kind === 'move') knock(0, 520, 0.08);
-  else if (kind === 'capture') { knock(0, 300, 0.1); knock(0.09, 220, 0.14); }
-  else for (let i = 0; i < 4; i += 1) knock(i * 0.045, 900 + 150 * (i % 2), 0.03);
-}
-
-function animating() {
-  const still = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  return !still && store.get(OPTIONS.animate, true);
-}
-
-/** The board's element for a spot: a square, or a side's reserve or borne-off pile. */
-function spotSelector(spot) {
-  if (!spot) return null;
-  if (spot.at === 'square') return `[data-square="${spot.square}"]`;
-  return `[data-${spot.at}="${spot.side}"]`;
-}
 
 /** An action's or a throw's words in the page's language (its English text if it has none). */
 function spoken(x, view) {
