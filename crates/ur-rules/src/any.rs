@@ -129,6 +129,20 @@ impl AnyGame {
         g
     }
 
+    /// Whether `action`, open now, takes an opposing piece: sends it back
+    /// (the races and marker games) or takes its stack (the tower games).
+    pub fn captures(&self, action: &AnyAction) -> bool {
+        match (self, action) {
+            (AnyGame::Race(g), AnyAction::Race(crate::game::Action::Move(m))) => {
+                crate::race::text::move_tags(g, *m).contains(&crate::race::text::MoveTag::Captures)
+            }
+            (AnyGame::Bens(g), AnyAction::Bens(a)) => g.captures(a),
+            (AnyGame::Akalandung(g), AnyAction::Akalandung(a)) => g.captures(a),
+            (AnyGame::Tower(g), AnyAction::Tower(a)) => g.captures(a),
+            _ => false,
+        }
+    }
+
     /// The race game, for the race-only code that needs its speed (tables,
     /// evaluation, the bots' searches).
     pub fn as_race(&self) -> Option<&Game> {

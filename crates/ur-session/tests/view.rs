@@ -484,3 +484,69 @@ proptest! {
         play_checking(&ids[which], seed, steps);
     }
 }
+
+fn vision_formed(before: &GameView, after: &GameView) -> bool {
+    let held = |v: &GameView| v.position.note_words.iter().any(|w| w.key == "note.oracle");
+    held(after) && !held(before)
+}
+
+/// Who stands on top of `square` in a view: a side key.
+fn top_at(view: &GameView, square: u16) -> Option<&str> {
+    view.position.pieces.iter().filter(|p| p.square == square).map(|p| p.side.as_str()).next()
+}
+
+/// `AnyGame::captures` says what playing the action does: the opponent's
+/// reserve grows (the races and marker games), or the destination's stack
+/// passes from the opponent to the mover (the tower games). The views say
+/// so too, with `fx.captures`.
+#[test]
+fn captures_says_what_the_move_does() {
+    let mut taken = 0;
+    for id in all_ids() {
+        for seed in 0..3 {
+            let mut s = session(&id);
+            s.seed_dice(seed);
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            for _ in 0..300 {
+                let side = match s.game().turn() {
+                    Turn::Over(_) => break,
+                    Turn::Roll(_) => {
+                        s.roll_dice().unwrap();
+                        continue;
+                    }
+                    Turn::Decide(side) => side,
+                };
+                let before = view_of(s.game());
+                let (me, other) = (side.name(), side.other().name());
+                for (a, shown) in s.game().actions().iter().zip(&before.actions) {
+                    let mut g = s.game().clone();
+                    g.apply(a).unwrap();
+                    let after = view_of(&g);
+                    let took = match (s.game(), &shown.to) {
+                        (AnyGame::Tower(_), Some(Spot::Square { square })) => {
+                            top_at(&before, *square) == Some(other) && top_at(&after, *square) == Some(me)
+                        }
+                        (AnyGame::Tower(_), _) => false,
+                        // Forming the Oracle's Vision sweeps the board too, but takes no piece by landing.
+                        _ if vision_formed(&before, &after) => s.game().captures(a),
+                        _ => after.position.reserve[side.other().index()] > before.position.reserve[side.other().index()],
+                    };
+                    assert_eq!(
+                        s.game().captures(a),
+                        took,
+                        "{id}: {} ({a:?}); reserve {:?} -> {:?}\n{}",
+                        shown.text,
+                        before.position.reserve,
+                        after.position.reserve,
+                        before.board_text
+                    );
+                    assert_eq!(shown.words.iter().any(|w| w.key == "fx.captures"), took, "{id}: {:?}", shown.words);
+                    taken += usize::from(took);
+                }
+                let pick = rng.gen_range(0..before.actions.len());
+                s.act(&s.game().actions()[pick].clone()).unwrap();
+            }
+        }
+    }
+    assert!(taken > 100, "only {taken} capturing moves were tried");
+}

@@ -275,6 +275,17 @@ impl AkalandungGame {
         ROSETTES.iter().any(|&r| from < r && r < to)
     }
 
+    /// Whether `action`, open to the side to move, sends opposing pieces back.
+    pub fn captures(&self, action: &AkalandungAction) -> bool {
+        let Turn::Decide(side) = self.turn() else { return false };
+        let landing = match *action {
+            AkalandungAction::Move { to, .. } if to != OFF => self.landing_single(side, to),
+            AkalandungAction::Twins { to, .. } => self.landing_twins(side, to),
+            _ => None,
+        };
+        landing == Some(Landing::Capture)
+    }
+
     /// Landing of a single piece (docs/rules/ludens-planet.md#turn-and-captures and
     /// docs/rules/ludens-akalandung.md#the-mighty-twins-twins).
     fn landing_single(&self, side: Side, to: u8) -> Option<Landing> {

@@ -301,6 +301,17 @@ impl BensGame {
         self.common.occupants(self.boards(), cell)
     }
 
+    /// Whether `action`, open to the side to move, takes an opposing marker.
+    pub fn captures(&self, action: &BensAction) -> bool {
+        let Turn::Decide(side) = self.turn() else { return false };
+        let (from, to) = action.ends();
+        if to == OFF {
+            return false;
+        }
+        let face = self.sides[side.index()].board.iter().find(|m| m.pos == from).map_or(Face::Blank, |m| m.face);
+        matches!(self.landing(side, face, to), Some(Landing::Capture(_)))
+    }
+
     /// Whether a marker of `side` with `face` may end a move on `pos`, and
     /// what it captures there (docs/rules/bens-ur.md#landing-sharing-and-capturing).
     fn landing(&self, side: Side, face: Face, pos: u8) -> Option<Landing> {

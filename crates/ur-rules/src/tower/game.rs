@@ -266,6 +266,14 @@ impl TowerGame {
         after <= max
     }
 
+    /// Whether `action`, open to the side to move, lands on a stack the
+    /// opponent controls and so takes it (T4).
+    pub fn captures(&self, action: &TowerAction) -> bool {
+        let TowerAction::Move(m) = action else { return false };
+        let side = self.to_move;
+        self.stacks.controller(square(side, m.to)) == Some(side.other())
+    }
+
     /// Plays a move known to be legal.
     fn play(&mut self, m: TowerMove) {
         let side = self.to_move;

@@ -63,9 +63,16 @@ pub(super) fn action_view(game: &AnyGame, board: &BoardView, mover: Side, index:
         json: json.clone(),
     };
     let choice = |text: &str, key: &'static str| said("choice", (None, None), text.into(), vec![Phrase::new(key)]);
+    // What a move of the marker and tower families also does, said as the race's moves say it.
+    let effects = family_effects(game, action);
     let step = |key: &'static str, prefix: &str, from: u8, to: u8, last: u8| {
-        let text = format!("{prefix}{}", places.words(from, to, last));
-        said("move", places.spots(from, to, last), text, vec![places.phrase(key, from, to, last)])
+        let mut text = format!("{prefix}{}", places.words(from, to, last));
+        let mut words = vec![places.phrase(key, from, to, last)];
+        if !effects.is_empty() {
+            text += &format!(": {}", effects.iter().map(|e| e.0.as_str()).collect::<Vec<_>>().join(", "));
+            words.extend(effects.iter().map(|e| e.1.clone()));
+        }
+        said("move", places.spots(from, to, last), text, words)
     };
     match (game, action) {
         (AnyGame::Race(g), AnyAction::Race(Action::Move(m))) => {
@@ -92,19 +99,7 @@ pub(super) fn action_view(game: &AnyGame, board: &BoardView, mover: Side, index:
             AkalandungAction::End => choice("End the turn", "act.end"),
         },
         (_, AnyAction::Tower(a)) => match *a {
-            TowerAction::Move(m) => {
-                let mut text = places.words(m.from, m.to, FINAL);
-                let mut words = vec![places.phrase("act.move", m.from, m.to, FINAL)];
-                if m.backward() {
-                    text += " (backward)";
-                    words.push(Phrase::new("fx.backward"));
-                }
-                if m.carry > 0 {
-                    text += &format!(", carrying {} prisoner{}", m.carry, if m.carry == 1 { "" } else { "s" });
-                    words.push(Phrase::new("fx.carry").with("n", m.carry));
-                }
-                said("move", places.spots(m.from, m.to, FINAL), text, words)
-            }
+            TowerAction::Move(m) => step("act.move", "", m.from, m.to, FINAL),
             TowerAction::Reroll => choice("Throw again", "act.reroll"),
             TowerAction::Move5 => choice("Move 5", "act.move5"),
         },
@@ -113,6 +108,25 @@ pub(super) fn action_view(game: &AnyGame, board: &BoardView, mover: Side, index:
             said("choice", (None, None), text.clone(), vec![Phrase::new("act.other").with("text", text)])
         }
     }
+}
+
+/// A marker or tower move's effects, in English and as phrases: a capture,
+/// a backward move, prisoners carried along.
+fn family_effects(game: &AnyGame, action: &AnyAction) -> Vec<(String, Phrase)> {
+    let mut effects = Vec::new();
+    if !matches!(game, AnyGame::Race(_)) && game.captures(action) {
+        effects.push(("captures".to_string(), Phrase::new("fx.captures")));
+    }
+    if let AnyAction::Tower(TowerAction::Move(m)) = action {
+        if m.backward() {
+            effects.push(("backward".to_string(), Phrase::new("fx.backward")));
+        }
+        if m.carry > 0 {
+            let text = format!("carrying {} prisoner{}", m.carry, if m.carry == 1 { "" } else { "s" });
+            effects.push((text, Phrase::new("fx.carry").with("n", m.carry)));
+        }
+    }
+    effects
 }
 
 /// A named bird's move names the bird.
