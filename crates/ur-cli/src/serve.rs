@@ -38,6 +38,31 @@ pub struct ServeCmd {
     /// Open websockets allowed per client address.
     #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
     max_connections_per_ip: u64,
+    /// Connections of any kind (HTTP and websockets) open at once. Default: the open-file limit
+    /// (raised to its hard limit at start) less 128 kept for the database and files.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_tcp_connections: Option<u64>,
+    /// Connections of any kind open at once from one client address (behind a proxy every client
+    /// has the proxy's address: raise it there). When a cap is full, the oldest idle connection makes room.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..))]
+    max_tcp_connections_per_ip: u64,
+    /// Seconds for a request's head to arrive (from the connection's opening, or the previous answer's end).
+    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    header_timeout_secs: u64,
+    /// Seconds a request in flight may go without a byte read or written before its connection is closed.
+    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    idle_timeout_secs: u64,
+    /// Seconds between the server's pings on each websocket.
+    #[arg(long, value_name = "SECS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    ping_secs: u64,
+    /// A websocket from which nothing (not even the answer to a ping) arrived for this many seconds is closed,
+    /// and its player counted as gone. More than --ping-secs.
+    #[arg(long, value_name = "SECS", default_value_t = 45, value_parser = clap::value_parser!(u64).range(2..=7200))]
+    ping_timeout_secs: u64,
+    /// An origin besides the server's own (http(s)://HOST[:PORT], as a browser sends it) whose pages may open
+    /// websockets and create games here; repeat for several.
+    #[arg(long, value_name = "ORIGIN")]
+    allow_origin: Vec<String>,
     /// Messages per second each websocket may send (bursts of twice as many are let through).
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
     messages_per_second: u64,
@@ -80,6 +105,13 @@ impl ServeCmd {
         config.reconnect = Duration::from_secs(self.reconnect_secs);
         config.max_message = self.max_message_bytes as usize;
         config.max_connections_per_ip = self.max_connections_per_ip as usize;
+        config.max_tcp_connections = self.max_tcp_connections.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+        config.max_tcp_connections_per_ip = usize::try_from(self.max_tcp_connections_per_ip).unwrap_or(usize::MAX);
+        config.header_read_timeout = Duration::from_secs(self.header_timeout_secs);
+        config.idle_timeout = Duration::from_secs(self.idle_timeout_secs);
+        config.ws_ping = Duration::from_secs(self.ping_secs);
+        config.ws_timeout = Duration::from_secs(self.ping_timeout_secs);
+        config.allow_origins = self.allow_origin.iter().map(|o| o.trim_end_matches('/').to_string()).collect();
         config.messages_per_second = self.messages_per_second as f64;
         config.message_burst = 2.0 * self.messages_per_second as f64;
         config.games_per_second = self.games_per_second as f64;

@@ -13,6 +13,10 @@ import { startPositionField, positionLine } from './position.js';
 
 const MAX_RULES_FILE = 64 * 1024;
 const SIDES = ['light', 'dark'];
+// The page's keepalive on a game's socket: it pings the server this often,
+// and takes a socket that heard nothing for KEEPALIVE_DEAD as dead.
+const KEEPALIVE_PING = 20000;
+const KEEPALIVE_DEAD = 45000;
 
 const app = {
   rules: null, // GET /api/rules
@@ -455,6 +459,8 @@ class GameScreen {
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
+      this.heard = Date.now();
+      this.pinged = Date.now();
       if (this.everOnline) toast(t('game.reconnected'));
       this.online = true;
       this.everOnline = true;
@@ -462,22 +468,43 @@ class GameScreen {
       this.renderStatus();
     };
     ws.onmessage = (e) => {
+      this.heard = Date.now();
       let msg;
       try { msg = JSON.parse(e.data); } catch (_) { return; }
       this.message(msg);
     };
-    ws.onclose = () => {
-      if (this.ws !== ws) return;
-      this.online = false;
-      this.busy = false;
-      if (this.closed || this.notFound) return;
-      this.renderStatus();
-      const delay = Math.min(10000, 500 * 2 ** this.retry) * (0.8 + Math.random() * 0.4);
-      this.retry += 1;
-      clearTimeout(this.reconnectTimer);
-      this.reconnectTimer = setTimeout(() => this.connect(), delay);
-    };
+    ws.onclose = () => this.dropped(ws);
     ws.onerror = () => { /* onclose follows */ };
+  }
+
+  // The socket is gone (closed, or silent past KEEPALIVE_DEAD): reconnect after a pause.
+  dropped(ws) {
+    if (this.ws !== ws) return;
+    if (ws.readyState !== WebSocket.CLOSED) {
+      this.ws = null;
+      try { ws.close(); } catch (_) { /* closing */ }
+    }
+    this.online = false;
+    this.busy = false;
+    if (this.closed || this.notFound) return;
+    this.renderStatus();
+    const delay = Math.min(10000, 500 * 2 ** this.retry) * (0.8 + Math.random() * 0.4);
+    this.retry += 1;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  // A ping every KEEPALIVE_PING ms; a socket that heard nothing for
+  // KEEPALIVE_DEAD ms lost its network without a close: open another.
+  keepalive() {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    const now = Date.now();
+    if (now - this.heard > KEEPALIVE_DEAD) this.dropped(ws);
+    else if (now - this.pinged >= KEEPALIVE_PING) {
+      this.pinged = now;
+      ws.send('{"t":"ping"}');
+    }
   }
 
   send(msg) {
@@ -743,6 +770,7 @@ class GameScreen {
   }
 
   tick() {
+    this.keepalive();
     if (Object.keys(this.deadlines).length) { this.renderPlayers(); this.renderStatus(); }
   }
 

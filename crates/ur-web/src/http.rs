@@ -6,8 +6,9 @@ use std::sync::Arc;
 use axum::body::Body;
 use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -37,9 +38,116 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/review", get(crate::review_api::game_review))
         .route("/api/review", post(crate::review_api::upload_review).layer(DefaultBodyLimit::max(2 * crate::review_api::MAX_RECORD)))
         .route("/ws/{id}", get(crate::ws::upgrade))
+        .fallback(|| async { refuse(StatusCode::NOT_FOUND, "not_found", "no such address: the API is under /api/ (docs/serve.md)") })
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(axum::middleware::from_fn_with_state(Arc::new(hub.cfg.allow_origins.clone()), screen))
         .layer(axum::middleware::map_response(guarded))
         .with_state(hub)
+}
+
+/// Refuses a request whose `Host` is not a host name or address, and what a
+/// page of another site could make its visitors send: websockets and POSTs
+/// from another origin (unless `--allow-origin` lists it), POSTs that are
+/// not JSON (a form or `text/plain` needs no permission from the server).
+async fn screen(State(allowed): State<Arc<Vec<String>>>, req: Request, next: Next) -> Response {
+    let headers = req.headers();
+    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()).or_else(|| req.uri().authority().map(|a| a.as_str()))
+    else {
+        return refuse(StatusCode::BAD_REQUEST, "bad_host", "the request has no Host header: give the server's host and port");
+    };
+    if !sane_authority(host) {
+        return refuse(StatusCode::BAD_REQUEST, "bad_host", "the Host header is not a host name or address with an optional port");
+    }
+    let changes = req.method() != Method::GET && req.method() != Method::HEAD;
+    if changes || req.uri().path().starts_with("/ws/") {
+        if let Some(origin) = headers.get(header::ORIGIN) {
+            let origin = origin.to_str().unwrap_or("").trim_end_matches('/');
+            let listed = allowed.iter().any(|a| a.eq_ignore_ascii_case(origin));
+            if !listed && !same_origin(origin, host) {
+                let m = format!(
+                    "a page of {origin} may not use this server (it is {host}): open the game from the server's own address, \
+                     or start the server with --allow-origin {origin}"
+                );
+                return refuse(StatusCode::FORBIDDEN, "cross_origin", m);
+            }
+        }
+    }
+    if changes && !is_json(headers) {
+        let given = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("none");
+        let m = format!("send the body as JSON with Content-Type: application/json (not {given})");
+        return refuse(StatusCode::UNSUPPORTED_MEDIA_TYPE, "bad_content_type", m);
+    }
+    next.run(req).await
+}
+
+fn is_json(headers: &HeaderMap) -> bool {
+    let Some(ct) = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()) else { return false };
+    ct.split(';').next().is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// A host name, an IPv4 address or a bracketed IPv6 address, with an
+/// optional port: `example.org`, `127.0.0.1:8080`, `[::1]:8080`.
+fn sane_authority(a: &str) -> bool {
+    split_authority(a).is_some()
+}
+
+/// An authority's host (lowercase as given) and port.
+fn split_authority(a: &str) -> Option<(&str, Option<u16>)> {
+    if a.is_empty() || a.len() > 255 {
+        return None;
+    }
+    let (host, port) = if let Some(rest) = a.strip_prefix('[') {
+        let (ip, after) = rest.split_once(']')?;
+        ip.parse::<std::net::Ipv6Addr>().ok()?;
+        (&a[..ip.len() + 2], if after.is_empty() { None } else { Some(after.strip_prefix(':')?) })
+    } else {
+        let (host, port) = match a.split_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (a, None),
+        };
+        let name_chars = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '.' || c == '_';
+        if host.is_empty() || !host.chars().all(name_chars) {
+            return None;
+        }
+        (host, port)
+    };
+    let port = match port {
+        None => None,
+        Some(p) if !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()) => Some(p.parse().ok()?),
+        Some(_) => return None,
+    };
+    Some((host, port))
+}
+
+/// Whether `origin` (`scheme://host[:port]`) names the server `host` (the
+/// Host header) answers as: the same host and port, the port defaulting to
+/// the scheme's.
+fn same_origin(origin: &str, host: &str) -> bool {
+    let Some((scheme, authority)) = origin.split_once("://") else { return false };
+    let default = match scheme.to_ascii_lowercase().as_str() {
+        "http" => 80,
+        "https" => 443,
+        _ => return false,
+    };
+    match (split_authority(authority), split_authority(host)) {
+        (Some((oh, op)), Some((hh, hp))) => oh.eq_ignore_ascii_case(hh) && op.unwrap_or(default) == hp.unwrap_or(default),
+        _ => false,
+    }
+}
+
+/// Checks an `--allow-origin` value: `http(s)://host[:port]`, nothing after.
+///
+/// # Errors
+/// The value in words, and what to give.
+pub fn check_origin_flag(origin: &str) -> Result<(), String> {
+    let ok = origin
+        .split_once("://")
+        .is_some_and(|(scheme, authority)| matches!(scheme, "http" | "https") && sane_authority(authority.trim_end_matches('/')));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("--allow-origin {origin}: give an origin as a browser sends it, http(s)://HOST[:PORT], for example https://example.org"))
+    }
 }
 
 /// What every response may load and who may frame it. The page's scripts
@@ -49,13 +157,39 @@ pub fn router(hub: Arc<Hub>) -> Router {
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
      img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-async fn guarded(mut response: Response) -> Response {
+async fn guarded(response: Response) -> Response {
+    let mut response = as_json_error(response).await;
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONTENT_SECURITY_POLICY));
     // Share links carry a player's token (after `#`, which is never sent, but keep every address private).
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     response
+}
+
+/// Every error answer is a refusal in JSON: the framework's own (a body over
+/// the size taken, a wrong method, a request it cannot read) are put in
+/// those words here.
+async fn as_json_error(response: Response) -> Response {
+    let status = response.status();
+    let json = response.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return response;
+    }
+    let (code, words) = match status {
+        StatusCode::BAD_REQUEST | StatusCode::UNPROCESSABLE_ENTITY => ("bad_request", "the request cannot be read"),
+        StatusCode::NOT_FOUND => ("not_found", "no such address"),
+        StatusCode::METHOD_NOT_ALLOWED => ("method_not_allowed", "this address does not take that method"),
+        StatusCode::PAYLOAD_TOO_LARGE => ("too_large", "the request body is larger than this address takes"),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ("bad_content_type", "send the body as JSON with Content-Type: application/json"),
+        StatusCode::TOO_MANY_REQUESTS => ("rate_limited", "too many requests"),
+        s if s.is_server_error() => ("internal", "the server failed to answer"),
+        _ => ("refused", "the request is refused"),
+    };
+    let text = axum::body::to_bytes(response.into_body(), 4096).await.unwrap_or_default();
+    let detail = String::from_utf8_lossy(&text);
+    let message = if detail.trim().is_empty() { words.to_string() } else { format!("{words} ({})", detail.trim()) };
+    refuse(status, code, message)
 }
 
 /// A refusal over HTTP: `{"t":"error","code","message"}` with a status.

@@ -4,6 +4,7 @@
 //! Every step is stored (SQLite or PostgreSQL) before anyone hears of it.
 
 pub mod client;
+pub mod conn;
 pub mod http;
 pub mod hub;
 pub mod live;
@@ -61,6 +62,23 @@ pub struct Config {
     pub max_rules_file: usize,
     /// Open websockets per client address.
     pub max_connections_per_ip: usize,
+    /// Connections of any kind (HTTP and websockets) open at once; `None`:
+    /// as many as the open-file limit allows ([`conn::connections_for`]).
+    pub max_tcp_connections: Option<usize>,
+    /// Connections of any kind open at once from one client address.
+    pub max_tcp_connections_per_ip: usize,
+    /// Time for a request's head to arrive, from the connection's opening
+    /// or the end of the previous answer.
+    pub header_read_timeout: Duration,
+    /// Time a request in flight may go without a byte read or written.
+    pub idle_timeout: Duration,
+    /// How often the server pings each websocket.
+    pub ws_ping: Duration,
+    /// A websocket from which no frame arrived for this long is closed.
+    pub ws_timeout: Duration,
+    /// Origins (`https://host[:port]`) besides the server's own whose pages
+    /// may open websockets and send POSTs.
+    pub allow_origins: Vec<String>,
     /// Messages per second each websocket may send (a token bucket).
     pub messages_per_second: f64,
     /// How many messages a websocket may send at once before the rate applies.
@@ -88,6 +106,13 @@ impl Config {
             max_message: 4096,
             max_rules_file: 64 * 1024,
             max_connections_per_ip: 64,
+            max_tcp_connections: None,
+            max_tcp_connections_per_ip: 256,
+            header_read_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(30),
+            ws_ping: Duration::from_secs(20),
+            ws_timeout: Duration::from_secs(45),
+            allow_origins: Vec::new(),
             messages_per_second: 20.0,
             message_burst: 40.0,
             games_per_second: 5.0,
@@ -110,6 +135,8 @@ pub enum ServeError {
     #[error("{0}")]
     Db(String),
     #[error("{0}")]
+    Config(String),
+    #[error("{0}")]
     Io(#[from] std::io::Error),
 }
 
@@ -117,12 +144,18 @@ pub enum ServeError {
 pub struct Server {
     listener: tokio::net::TcpListener,
     hub: Arc<Hub>,
+    gate: Arc<conn::Gate>,
     notifications: Option<tokio::sync::mpsc::UnboundedReceiver<String>>,
 }
 
 impl Server {
     pub fn local_addr(&self) -> SocketAddr {
         self.listener.local_addr().expect("a bound listener has an address")
+    }
+
+    /// The caps and timeouts of connections in force.
+    pub fn limits(&self) -> &conn::Limits {
+        self.gate.limits()
     }
 
     /// How many games in progress were resumed from the store.
@@ -144,7 +177,7 @@ impl Server {
             });
         }
         let app = http::router(self.hub.clone());
-        axum::serve(self.listener, app.into_make_service_with_connect_info::<SocketAddr>()).await?;
+        conn::serve(self.listener, app, self.gate).await?;
         Ok(())
     }
 }
@@ -155,6 +188,10 @@ impl Server {
 /// # Errors
 /// An unreachable or damaged database, or an address that cannot be bound.
 pub async fn start(config: Config) -> Result<Server, ServeError> {
+    let limits = limits(&config)?;
+    for origin in &config.allow_origins {
+        http::check_origin_flag(origin).map_err(ServeError::Config)?;
+    }
     let (store, notifications) = match &config.db {
         Db::Sqlite(path) => (Store::sqlite(path, config.sync_full).map_err(ServeError::Db)?, None),
         Db::Postgres(url) => {
@@ -173,7 +210,46 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     })?;
     let hub = Arc::new(Hub::new(config, store));
     hub.resume_all().await.map_err(|e| ServeError::Db(format!("cannot read the games in progress: {e}")))?;
-    Ok(Server { listener, hub, notifications })
+    Ok(Server { listener, hub, gate: conn::Gate::new(limits), notifications })
+}
+
+/// The connection caps and timeouts of `config`, the total cap checked
+/// against (or taken from) the open-file limit.
+fn limits(config: &Config) -> Result<conn::Limits, ServeError> {
+    let file_limit = conn::open_file_limit();
+    let allowed = conn::connections_for(file_limit);
+    let max = match config.max_tcp_connections {
+        None => allowed,
+        Some(n) if n <= allowed => n,
+        Some(n) => {
+            let limit = file_limit.map_or("none".to_string(), |l| l.to_string());
+            return Err(ServeError::Config(format!(
+                "--max-tcp-connections {n} is more than the open-file limit ({limit}) allows, {allowed}: \
+                 give at most {allowed}, or raise the limit (ulimit -n, or LimitNOFILE= in a systemd unit)"
+            )));
+        }
+    };
+    if max == 0 || config.max_tcp_connections_per_ip == 0 {
+        return Err(ServeError::Config("the connection caps must be at least 1".into()));
+    }
+    for (what, d) in [("header-read timeout", config.header_read_timeout), ("idle timeout", config.idle_timeout)] {
+        if d.is_zero() {
+            return Err(ServeError::Config(format!("the {what} must be more than 0")));
+        }
+    }
+    if config.ws_ping.is_zero() || config.ws_timeout <= config.ws_ping {
+        return Err(ServeError::Config(format!(
+            "the websocket ping interval ({} s) must be more than 0 and less than the websocket timeout ({} s)",
+            config.ws_ping.as_secs_f64(),
+            config.ws_timeout.as_secs_f64()
+        )));
+    }
+    Ok(conn::Limits {
+        max,
+        max_per_ip: config.max_tcp_connections_per_ip,
+        header_read: config.header_read_timeout,
+        idle: config.idle_timeout,
+    })
 }
 
 /// Runs the server until it is stopped: opens the database, binds the
@@ -182,6 +258,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
 /// # Errors
 /// See [`start`].
 pub fn serve(config: Config) -> Result<(), ServeError> {
+    let file_limit = conn::raise_open_file_limit();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let quiet = config.quiet;
@@ -194,6 +271,12 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
         if !quiet {
             let resumed = server.games_in_play().await;
             println!("ur serve: games stored in {db}; {resumed} game(s) in progress resumed");
+            let l = server.limits();
+            let files = file_limit.map_or("no open-file limit".to_string(), |n| format!("open-file limit {n}"));
+            println!(
+                "ur serve: at most {} connections at once ({files}; --max-tcp-connections), {} per address",
+                l.max, l.max_per_ip
+            );
             println!("Open http://{addr}/ in a browser (Ctrl-C stops the server).");
         }
         server.run().await

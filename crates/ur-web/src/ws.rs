@@ -5,14 +5,18 @@
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::response::Response;
+use axum::Extension;
 use serde_json::Value;
 use tokio::sync::broadcast::error::RecvError;
+use tokio::time::Sleep;
 
+use crate::conn::ConnRef;
 use crate::live::{Actor, Hub, Refusal, Req, Update};
 
 /// The largest frame read at all; messages past [`crate::Config::max_message`]
@@ -25,17 +29,27 @@ const HARD_LIMIT: usize = 64 * 1024;
 const READ_BUFFER: usize = 4 * 1024;
 
 pub async fn upgrade(
-    ws: WebSocketUpgrade,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
     Path(id): Path<String>,
     Query(q): Query<HashMap<String, String>>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    conn: Option<Extension<ConnRef>>,
     State(hub): State<Arc<Hub>>,
 ) -> Response {
+    let ws = match ws {
+        Ok(ws) => ws,
+        Err(e) => {
+            let m = format!("/ws/<id> takes websockets only ({}): open it with a websocket client", e.body_text());
+            return crate::http::refuse(e.status(), "not_websocket", m);
+        }
+    };
     let token = q.get("token").cloned().filter(|t| !t.is_empty());
-    ws.max_message_size(HARD_LIMIT)
-        .max_frame_size(HARD_LIMIT)
-        .read_buffer_size(READ_BUFFER)
-        .on_upgrade(move |socket| run(socket, hub, id, token, addr.ip()))
+    // The socket holds its connection's place under the caps while it lives.
+    let held = conn.map(|Extension(ConnRef(c))| c.busy());
+    ws.max_message_size(HARD_LIMIT).max_frame_size(HARD_LIMIT).read_buffer_size(READ_BUFFER).on_upgrade(move |socket| async move {
+        run(socket, hub, id, token, addr.ip()).await;
+        drop(held);
+    })
 }
 
 /// Counts a client address's open sockets while it lives.
@@ -96,8 +110,7 @@ struct Bucket {
 }
 
 impl Bucket {
-    fn take(&mut self) -> bool {
-        let now = Instant::now();
+    fn take(&mut self, now: Instant) -> bool {
         self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
         self.at = now;
         if self.tokens >= 1.0 {
@@ -139,6 +152,83 @@ async fn run(socket: WebSocket, hub: Arc<Hub>, id: String, token: Option<String>
     game.disconnect(&hub, actor).await;
 }
 
+/// The server's pings: one every [`crate::Config::ws_ping`]; a socket from
+/// which no frame arrived for [`crate::Config::ws_timeout`] is closed, so a
+/// player whose network vanished is seen to leave.
+struct Keepalive {
+    every: Duration,
+    timeout: Duration,
+    /// When the client's last frame arrived.
+    heard: Instant,
+    next_ping: Instant,
+    /// Fires at the next ping or at the timeout, whichever is first; re-armed
+    /// only when it fires, so a message costs no timer.
+    timer: std::pin::Pin<Box<Sleep>>,
+}
+
+enum Due {
+    Ping,
+    Dead,
+    Nothing,
+}
+
+impl Keepalive {
+    fn new(every: Duration, timeout: Duration) -> Keepalive {
+        let now = Instant::now();
+        let next_ping = now + every;
+        Keepalive { every, timeout, heard: now, next_ping, timer: Box::pin(tokio::time::sleep_until(next_ping.into())) }
+    }
+
+    fn deadline(&self) -> Instant {
+        self.heard + self.timeout
+    }
+
+    /// What is due now that the timer fired; re-arms it.
+    fn fired(&mut self) -> Due {
+        let now = Instant::now();
+        if now >= self.deadline() {
+            return Due::Dead;
+        }
+        let due = if now >= self.next_ping {
+            self.next_ping = now + self.every;
+            Due::Ping
+        } else {
+            Due::Nothing
+        };
+        let at = self.next_ping.min(self.deadline());
+        self.timer.as_mut().reset(at.into());
+        due
+    }
+
+    /// The timer fired while a send waited; whether the client is dead.
+    /// (No ping can be sent then: the next one is sent after the send.)
+    fn fired_in_send(&mut self) -> bool {
+        if Instant::now() >= self.deadline() {
+            return true;
+        }
+        let at = self.deadline();
+        self.timer.as_mut().reset(at.into());
+        false
+    }
+}
+
+/// Sends one message, giving up when the client has sent nothing for the
+/// timeout (a client that stops reading blocks the send); whether it went.
+async fn send(socket: &mut WebSocket, message: Message, keep: &mut Keepalive) -> bool {
+    let send = socket.send(message);
+    tokio::pin!(send);
+    loop {
+        tokio::select! {
+            r = &mut send => return r.is_ok(),
+            () = keep.timer.as_mut() => {
+                if keep.fired_in_send() {
+                    return false;
+                }
+            }
+        }
+    }
+}
+
 async fn talk(
     mut socket: WebSocket,
     hub: &Arc<Hub>,
@@ -148,10 +238,11 @@ async fn talk(
     mut rx: tokio::sync::broadcast::Receiver<Arc<Update>>,
     mut seq: u64,
 ) {
-    if socket.send(Message::Text(first.into())).await.is_err() {
+    let cfg = &hub.cfg;
+    let mut keep = Keepalive::new(cfg.ws_ping, cfg.ws_timeout);
+    if !send(&mut socket, Message::Text(first.into()), &mut keep).await {
         return;
     }
-    let cfg = &hub.cfg;
     let mut bucket = Bucket { tokens: cfg.message_burst, rate: cfg.messages_per_second, burst: cfg.message_burst, at: Instant::now() };
     let mut strikes = 0u32;
     loop {
@@ -161,13 +252,13 @@ async fn talk(
                     Some(Ok(m)) => m,
                     _ => return,
                 };
-                let text = match msg {
-                    Message::Text(t) => Some(t),
-                    Message::Binary(_) => None,
-                    Message::Close(_) => return,
-                    Message::Ping(_) | Message::Pong(_) => continue,
-                };
-                if !bucket.take() {
+                if matches!(msg, Message::Close(_)) {
+                    return;
+                }
+                let now = Instant::now();
+                keep.heard = now;
+                // Every frame counts under the rate, pings and pongs too.
+                if !bucket.take(now) {
                     strikes += 1;
                     if strikes > 200 {
                         let r = Refusal::new("rate_limited", "too many messages: the connection is closed");
@@ -176,12 +267,13 @@ async fn talk(
                     Some(Refusal::new("rate_limited", format!("too many messages: at most {} a second", cfg.messages_per_second)).json())
                 } else {
                     strikes = 0;
-                    match text {
-                        None => Some(Refusal::new("bad_message", "binary messages are not taken: send JSON text").json()),
-                        Some(t) if t.len() > cfg.max_message => Some(
+                    match msg {
+                        Message::Ping(_) | Message::Pong(_) | Message::Close(_) => continue,
+                        Message::Binary(_) => Some(Refusal::new("bad_message", "binary messages are not taken: send JSON text").json()),
+                        Message::Text(t) if t.len() > cfg.max_message => Some(
                             Refusal::new("too_large", format!("the message is {} bytes; at most {} are taken", t.len(), cfg.max_message)).json(),
                         ),
-                        Some(t) => handle(hub, game, actor, t.as_str()).await,
+                        Message::Text(t) => handle(hub, game, actor, t.as_str()).await,
                     }
                 }
             }
@@ -202,9 +294,19 @@ async fn talk(
                 }
                 Err(RecvError::Closed) => return,
             },
+            () = keep.timer.as_mut() => match keep.fired() {
+                Due::Dead => return,
+                Due::Ping => {
+                    if !send(&mut socket, Message::Ping(Default::default()), &mut keep).await {
+                        return;
+                    }
+                    continue;
+                }
+                Due::Nothing => continue,
+            },
         };
         if let Some(text) = out {
-            if socket.send(Message::Text(text.into())).await.is_err() {
+            if !send(&mut socket, Message::Text(text.into()), &mut keep).await {
                 return;
             }
         }

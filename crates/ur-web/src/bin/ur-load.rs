@@ -176,6 +176,8 @@ fn main() {
         .args([
             "--max-connections-per-ip",
             "100000",
+            "--max-tcp-connections-per-ip",
+            "100000",
             "--messages-per-second",
             "10000",
             "--games-per-second",
