@@ -207,7 +207,20 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     })?;
     let hub = Arc::new(Hub::new(config, store));
     hub.resume_all().await.map_err(|e| ServeError::Db(format!("cannot read the games in progress: {e}")))?;
+    tokio::spawn(expire_idle_games(Arc::downgrade(&hub)));
     Ok(Server { listener, hub, notifications })
+}
+
+/// Expires idle games now and then, while the hub lives.
+async fn expire_idle_games(hub: std::sync::Weak<Hub>) {
+    let Some(period) = hub.upgrade().map(|h| h.expiry_period()) else { return };
+    loop {
+        tokio::time::sleep(period).await;
+        let Some(hub) = hub.upgrade() else { return };
+        if let Err(e) = hub.expire_idle().await {
+            eprintln!("ur serve: {e} (tried again in {} s)", period.as_secs_f64());
+        }
+    }
 }
 
 /// Runs the server until it is stopped: opens the database, binds the
