@@ -73,6 +73,19 @@ pub struct ServeCmd {
     /// normal: at checkpoints (safe against a crash or kill of `ur serve`, faster; a power cut may lose the last moves).
     #[arg(long, value_name = "full|normal", default_value = "full", value_parser = ["full", "normal"])]
     sync: String,
+    /// The most games held in memory (those nobody is connected to leave it for new ones and are
+    /// loaded again when opened); when every one has someone connected, new games are refused with busy.
+    #[arg(long, value_name = "N", default_value_t = ur_web::DEFAULT_MAX_LIVE_GAMES as u64, value_parser = clap::value_parser!(u64).range(1..))]
+    max_live_games: u64,
+    /// An online game with no move for this many seconds expires (default 7 days): an invite nobody took.
+    #[arg(long, value_name = "SECS", default_value_t = ur_web::DEFAULT_EXPIRE_ONLINE_SECS, value_parser = clap::value_parser!(u64).range(1..))]
+    expire_online_secs: u64,
+    /// A bot or hot-seat game with no move for this many seconds expires (default 30 days).
+    #[arg(long, value_name = "SECS", default_value_t = ur_web::DEFAULT_EXPIRE_SOLO_SECS, value_parser = clap::value_parser!(u64).range(1..))]
+    expire_solo_secs: u64,
+    /// Bytes of rule-set files each client address (IPv6: each /64) may store per day (UTC).
+    #[arg(long, value_name = "BYTES", default_value_t = ur_web::DEFAULT_MAX_RULES_BYTES_PER_DAY as u64)]
+    max_rules_bytes_per_day: u64,
     /// Print only errors.
     #[arg(long)]
     quiet: bool,
@@ -116,6 +129,10 @@ impl ServeCmd {
         config.message_burst = 2.0 * self.messages_per_second as f64;
         config.games_per_second = self.games_per_second as f64;
         config.sync_full = self.sync == "full";
+        config.max_live_games = usize::try_from(self.max_live_games).unwrap_or(usize::MAX);
+        config.expire_online = Duration::from_secs(self.expire_online_secs);
+        config.expire_solo = Duration::from_secs(self.expire_solo_secs);
+        config.max_rules_bytes_per_day = usize::try_from(self.max_rules_bytes_per_day).unwrap_or(usize::MAX);
         config.quiet = self.quiet;
         ur_web::serve(config).map_err(|e| anyhow!("ur serve: {e}"))
     }

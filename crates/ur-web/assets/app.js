@@ -585,13 +585,17 @@ class GameScreen {
       // The game ended without the rules: a player did not come back in time.
       this.view = { ...this.view, winner: this.game.winner || 'draw', actions: [], abandoned: true };
     }
+    if (this.game && this.game.status === 'expired') {
+      // Nothing was played in it for too long: the server ended it.
+      this.view = { ...this.view, actions: [], expired: true };
+    }
     app.lastView = msg.view;
     this.busy = false;
     this.selected = null;
     this.pending = null;
     this.hint = null;
     this.addLog(prev, prevSeq, msg);
-    if (this.view.winner) rememberGame(this.id, { over: true });
+    if (this.view.winner || this.view.expired) rememberGame(this.id, { over: true });
     else if (this.token && this.game && this.game.you) rememberGame(this.id, { name: this.view.rules.name, mode: this.game.mode });
     this.render();
     if (this.moved) this.slides = (this.slides || 0) + slideMove(this.el.svg, this.view, prev, this.moved);
@@ -660,7 +664,7 @@ class GameScreen {
   canAct() {
     const v = this.view;
     const g = this.game;
-    if (!v || !g || !this.token || v.winner || !v.turn.side) return false;
+    if (!v || !g || !this.token || v.winner || v.expired || !v.turn.side) return false;
     return g.you === 'both' || g.you === v.turn.side;
   }
 
@@ -995,6 +999,7 @@ class GameScreen {
   statusText() {
     const v = this.view;
     if (!v) return t('game.loading');
+    if (v.expired) return t('status.expired');
     if (v.winner) {
       if (v.abandoned) return v.winner === 'draw' ? t('status.abandonedDraw') : t('status.abandoned', { side: sideName(v, v.winner === 'light' ? 'dark' : 'light'), winner: sideName(v, v.winner) });
       if (v.winner === 'draw') return t('status.draw');

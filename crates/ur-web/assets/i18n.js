@@ -205,6 +205,7 @@ const STRINGS = {
     'status.draw': 'The game is drawn.',
     'status.abandoned': '{side} did not come back in time: {winner} wins.',
     'status.abandonedDraw': 'The game was abandoned.',
+    'status.expired': 'This game expired: nothing was played in it for too long.',
     'status.selected': 'Pick where it goes, or another piece.',
 
     'side.light': 'Light',
@@ -532,6 +533,7 @@ const STRINGS = {
     'status.draw': 'Partie nulle.',
     'status.abandoned': '{side} n\'est pas revenu à temps : {winner} gagne.',
     'status.abandonedDraw': 'La partie a été abandonnée.',
+    'status.expired': 'Cette partie a expiré : rien n\'y a été joué depuis trop longtemps.',
     'status.selected': 'Choisissez la destination, ou un autre pion.',
 
     'side.light': 'Clair',

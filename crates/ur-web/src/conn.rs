@@ -355,7 +355,7 @@ pub async fn serve(listener: TcpListener, app: Router, gate: Arc<Gate>) -> io::R
                 continue;
             }
         };
-        match gate.admit(peer.ip()) {
+        match gate.admit(crate::hub::client_key(peer.ip())) {
             Ok(conn) => {
                 tokio::spawn(serve_connection(stream, peer, conn, app.clone()));
             }

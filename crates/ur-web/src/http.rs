@@ -21,6 +21,7 @@ use ur_rules::{family_rule_sets, OptionValue, Options, Playable, RuleSetFile, Ru
 use ur_session::view::game_view;
 use ur_session::{NewGame, RulesSource, Session};
 
+use crate::hub::CreateError;
 use crate::live::{hash_token, secret, side_key, Hub, Meta};
 use crate::store::{now_ms, GameRow};
 
@@ -397,8 +398,15 @@ async fn create(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<Sock
     let id = secret();
     let meta = Meta { id: id.clone(), new, mode: req.mode.clone(), bots, bot, tokens, start };
     let row = game_row(&meta);
-    if let Err(e) = hub.create(row, meta, session).await {
-        return refuse(StatusCode::SERVICE_UNAVAILABLE, "storage", format!("the game could not be stored: {e}"));
+    if let Some(text) = &row.rules_file {
+        if let Err(m) = hub.take_rules_quota(addr.ip(), text.len()) {
+            return refuse(StatusCode::TOO_MANY_REQUESTS, "quota", m);
+        }
+    }
+    match hub.create(row, meta, session).await {
+        Ok(_) => {}
+        Err(CreateError::Busy(m)) => return refuse(StatusCode::SERVICE_UNAVAILABLE, "busy", m),
+        Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, "storage", e.to_string()),
     }
     let invite = (req.mode == "online").then(|| format!("/#/game/{id}?token={invite}"));
     Json(json!({
@@ -467,14 +475,13 @@ fn check_bot(session: &Session, name: &str) -> Result<(), String> {
 }
 
 async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
-    let game = match hub.game(&id).await {
-        Ok(Some(g)) => g,
+    let stored = match hub.stored_record(&id).await {
+        Ok(Some(r)) => r,
         Ok(None) => return refuse(StatusCode::NOT_FOUND, "unknown_game", "no game with that id"),
         Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, "storage", e),
     };
-    let st = game.state.lock().await;
-    let text = serde_json::to_string_pretty(&st.session.record()).unwrap_or_default();
-    let name = format!("attachment; filename=\"ur-{}-{}.json\"", st.session.game().rule_id(), &id[..8]);
+    let text = serde_json::to_string_pretty(&stored.saved).unwrap_or_default();
+    let name = format!("attachment; filename=\"ur-{}-{}.json\"", stored.rule_id, &id[..8]);
     ([(header::CONTENT_TYPE, "application/json".to_string()), (header::CONTENT_DISPOSITION, name)], text).into_response()
 }
 

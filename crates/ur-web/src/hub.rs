@@ -3,7 +3,7 @@
 //! server holds besides (the store, the tables, per-address counters).
 
 use std::collections::HashMap;
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv6Addr};
 use std::sync::{Arc, Mutex as StdMutex};
 
 use tokio::sync::{broadcast, Mutex};
@@ -11,7 +11,7 @@ use ur_rules::{Options, Playable, Side};
 use ur_session::{NewGame, RulesSource, Session};
 
 use crate::live::*;
-use crate::store::{EventRow, GameRow, Store, StoreError};
+use crate::store::{now_ms, EventRow, GameRow, Store, StoreError};
 use crate::Config;
 
 /// Everything the server holds: the store, the tables and the games in play.
@@ -23,8 +23,10 @@ pub struct Hub {
     /// This process's id in notifications.
     pub proc_id: String,
     pub conns: StdMutex<HashMap<IpAddr, usize>>,
-    /// Games created per client address (a token bucket each).
+    /// Games created per client address (a token bucket each), by [`client_key`].
     pub creations: StdMutex<HashMap<IpAddr, (f64, std::time::Instant)>>,
+    /// Rule-set file bytes stored per client address (by [`client_key`]) on a day: (day, bytes).
+    pub rule_bytes: StdMutex<HashMap<IpAddr, (i64, usize)>>,
     /// Permits to think out a bot's move ([`Config::bot_threads`] of them).
     pub(crate) bot_gate: tokio::sync::Semaphore,
 }
@@ -58,6 +60,35 @@ pub(crate) fn replay(session: &mut Session, ev: &EventRow, status: &mut String, 
     Ok(())
 }
 
+/// The address a client is counted by: an IPv4 address itself (also when
+/// mapped into IPv6), an IPv6 address by its /64, the block one subscriber
+/// is usually given (so one client cannot pass a per-address limit by
+/// changing the low bits).
+pub fn client_key(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => IpAddr::V6(Ipv6Addr::from(v6.to_bits() & !u128::from(u64::MAX))),
+        v4 => v4,
+    }
+}
+
+/// Why a game could not be created.
+#[derive(Debug, thiserror::Error)]
+pub enum CreateError {
+    /// Memory holds the most games allowed, each with someone connected.
+    #[error("{0}")]
+    Busy(String),
+    #[error("the game could not be stored: {0}")]
+    Store(#[from] StoreError),
+}
+
+/// A game's record as stored, and its status: what `GET /record` and
+/// `/review` read (without putting the game in memory).
+pub struct StoredRecord {
+    pub saved: ur_session::SavedGame,
+    pub status: String,
+    pub rule_id: String,
+}
+
 pub fn new_game_of(row: &GameRow) -> Result<NewGame, String> {
     let rules = match (&row.rules_id, &row.rules_file) {
         (_, Some(text)) => RulesSource::File(text.clone()),
@@ -67,6 +98,21 @@ pub fn new_game_of(row: &GameRow) -> Result<NewGame, String> {
     let options: Options = serde_json::from_str(&row.options).map_err(|e| format!("options: {e}"))?;
     let first = Side::parse(&row.first).ok_or("first side")?;
     Ok(NewGame { rules, options, first })
+}
+
+/// A game id: 32 hex digits.
+fn valid_id(id: &str) -> bool {
+    id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// The status replayed from the steps, or `expired` when the row says so
+/// (an expiry is no step).
+pub(crate) fn stored_status(replayed: String, row: &GameRow) -> String {
+    if replayed == "playing" && row.status == "expired" {
+        row.status.clone()
+    } else {
+        replayed
+    }
 }
 
 impl Hub {
@@ -81,6 +127,7 @@ impl Hub {
             proc_id: secret(),
             conns: StdMutex::new(HashMap::new()),
             creations: StdMutex::new(HashMap::new()),
+            rule_bytes: StdMutex::new(HashMap::new()),
             bot_gate: tokio::sync::Semaphore::new(cfg_bot_threads),
         }
     }
@@ -93,7 +140,7 @@ impl Hub {
         if all.len() > 100_000 {
             all.retain(|_, (_, at)| now.duration_since(*at).as_secs() < 60);
         }
-        let (tokens, at) = all.entry(ip).or_insert((burst, now));
+        let (tokens, at) = all.entry(client_key(ip)).or_insert((burst, now));
         *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * rate).min(burst);
         *at = now;
         if *tokens >= 1.0 {
@@ -109,13 +156,71 @@ impl Hub {
         Session::new(new, &self.tables).map_err(|e| e.to_string())
     }
 
-    /// Stores a new game and puts it in play.
-    pub async fn create(self: &Arc<Self>, row: GameRow, meta: Meta, session: Session) -> Result<Arc<LiveGame>, StoreError> {
+    /// Takes `bytes` of `ip`'s rule-set file quota for today (UTC), or says
+    /// why not.
+    ///
+    /// # Errors
+    /// The address stored its day's bytes already.
+    pub fn take_rules_quota(&self, ip: IpAddr, bytes: usize) -> Result<(), String> {
+        let max = self.cfg.max_rules_bytes_per_day;
+        let today = now_ms().div_euclid(86_400_000);
+        let mut all = self.rule_bytes.lock().unwrap_or_else(|e| e.into_inner());
+        if all.len() > 100_000 {
+            all.retain(|_, (day, _)| *day == today);
+        }
+        let (day, used) = all.entry(client_key(ip)).or_insert((today, 0));
+        if *day != today {
+            (*day, *used) = (today, 0);
+        }
+        if *used + bytes > max {
+            return Err(format!(
+                "this address stored {used} bytes of rule-set files today and may store {max} a day: \
+                 play a built-in rule set, or come back tomorrow (the day is UTC's)"
+            ));
+        }
+        *used += bytes;
+        Ok(())
+    }
+
+    /// Stores a new game and puts it in play, when memory has room for it.
+    ///
+    /// # Errors
+    /// [`CreateError::Busy`] when every game in memory has someone connected
+    /// and the quota is reached; [`CreateError::Store`] when it cannot be stored.
+    pub async fn create(self: &Arc<Self>, row: GameRow, meta: Meta, session: Session) -> Result<Arc<LiveGame>, CreateError> {
+        if !self.make_room(&mut *self.games.lock().await) {
+            return Err(CreateError::Busy(self.busy()));
+        }
         self.store.create_game(row).await?;
         let game = self.live(meta, session, 0, "playing".into(), None);
         self.games.lock().await.insert(game.meta.id.clone(), game.clone());
         game.after_change(self, &mut *game.state.lock().await);
         Ok(game)
+    }
+
+    fn busy(&self) -> String {
+        format!("the server holds the most games it may ({}), each with someone connected: try again later", self.cfg.max_live_games)
+    }
+
+    /// Makes room for one more game in memory, dropping the games nobody
+    /// holds, the least recently used first: no socket, no bot thinking, no
+    /// deadline running holds them (each of those keeps a handle). They are
+    /// loaded again from the store when opened. Whether there is room.
+    fn make_room(&self, games: &mut HashMap<String, Arc<LiveGame>>) -> bool {
+        let max = self.cfg.max_live_games.max(1);
+        if games.len() < max {
+            return true;
+        }
+        let mut idle: Vec<(std::time::Instant, String)> = games
+            .iter()
+            .filter(|(_, g)| Arc::strong_count(g) == 1)
+            .filter_map(|(id, g)| g.state.try_lock().ok().map(|st| (st.touched, id.clone())))
+            .collect();
+        idle.sort_unstable();
+        for (_, id) in idle.into_iter().take(games.len() + 1 - max) {
+            games.remove(&id);
+        }
+        games.len() < max
     }
 
     fn live(&self, meta: Meta, session: Session, seq: u64, status: String, winner: Option<String>) -> Arc<LiveGame> {
@@ -131,23 +236,35 @@ impl Hub {
             deadline: [None, None],
             deadline_gen: [0, 0],
             bot_pending: false,
+            touched: std::time::Instant::now(),
         };
         Arc::new(LiveGame { meta, state: Mutex::new(state), tx })
     }
 
-    /// The game with this id, loaded from the store if it is not in play here.
+    /// The game with this id, loaded from the store if it is not in play
+    /// here. The store is read without the lock over all games: a slow
+    /// read holds up no other game.
     pub async fn game(self: &Arc<Self>, id: &str) -> Result<Option<Arc<LiveGame>>, String> {
-        if id.len() != 32 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        if !valid_id(id) {
             return Ok(None);
         }
-        let mut games = self.games.lock().await;
-        if let Some(g) = games.get(id) {
+        if let Some(g) = self.games.lock().await.get(id) {
             return Ok(Some(g.clone()));
         }
         let Some((row, events)) = self.store.load(id, 0).await.map_err(|e| e.to_string())? else { return Ok(None) };
-        let game = self.rebuild(&row, &events)?;
-        games.insert(id.to_string(), game.clone());
-        drop(games);
+        let loaded = self.rebuild(&row, &events)?;
+        let game = {
+            let mut games = self.games.lock().await;
+            if let Some(g) = games.get(id) {
+                // Loaded meanwhile by another request: that one is in play.
+                return Ok(Some(g.clone()));
+            }
+            if !self.make_room(&mut games) {
+                return Err(self.busy());
+            }
+            games.insert(id.to_string(), loaded.clone());
+            loaded
+        };
         if self.store.is_postgres() {
             // Who is connected to this game on the other processes?
             self.store.notify(format!("q:{id}:{}", self.proc_id)).await;
@@ -156,9 +273,29 @@ impl Hub {
         Ok(Some(game))
     }
 
+    /// A game's record and status, from memory if it is in play here, else
+    /// from the store without putting it in memory.
+    pub async fn stored_record(&self, id: &str) -> Result<Option<StoredRecord>, String> {
+        if !valid_id(id) {
+            return Ok(None);
+        }
+        let live = self.games.lock().await.get(id).cloned();
+        if let Some(g) = live {
+            let st = g.state.lock().await;
+            let rule_id = st.session.game().rule_id().to_string();
+            return Ok(Some(StoredRecord { saved: st.session.record(), status: st.status.clone(), rule_id }));
+        }
+        let Some((row, events)) = self.store.load(id, 0).await.map_err(|e| e.to_string())? else { return Ok(None) };
+        let new = new_game_of(&row)?;
+        let (session, _, status, _) = self.replayed(&new, row.start.as_deref(), &events)?;
+        let rule_id = session.game().rule_id().to_string();
+        Ok(Some(StoredRecord { saved: session.record(), status: stored_status(status, &row), rule_id }))
+    }
+
     fn rebuild(&self, row: &GameRow, events: &[EventRow]) -> Result<Arc<LiveGame>, String> {
         let new = new_game_of(row)?;
         let (session, seq, status, winner) = self.replayed(&new, row.start.as_deref(), events)?;
+        let status = stored_status(status, row);
         let side = |s: &str| s == "bot";
         let meta = Meta {
             id: row.id.clone(),
@@ -197,11 +334,14 @@ impl Hub {
         Ok((session, seq, status, winner))
     }
 
-    /// Loads every game in progress (their bots' turns are scheduled again).
+    /// Expires the idle games, then loads the games in progress, the last
+    /// played first, as many as memory may hold (the others are loaded
+    /// when opened); their bots' turns are scheduled again.
     pub async fn resume_all(self: &Arc<Self>) -> Result<usize, String> {
+        self.expire_idle().await?;
         let ids = self.store.in_progress().await.map_err(|e| e.to_string())?;
         let mut n = 0;
-        for id in ids {
+        for id in ids.into_iter().take(self.cfg.max_live_games) {
             match self.game(&id).await {
                 Ok(Some(g)) => {
                     n += 1;
@@ -224,6 +364,48 @@ impl Hub {
         Ok(n)
     }
 
+    /// Marks expired the games in progress with no step for their time
+    /// ([`Config::expire_online`], [`Config::expire_solo`]); those in
+    /// memory here tell their sockets and leave memory when nobody watches.
+    ///
+    /// # Errors
+    /// The store cannot be written.
+    pub async fn expire_idle(self: &Arc<Self>) -> Result<usize, String> {
+        let now = now_ms();
+        let before = |d: std::time::Duration| now.saturating_sub(i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+        let ids = self
+            .store
+            .expire_idle(before(self.cfg.expire_online), before(self.cfg.expire_solo))
+            .await
+            .map_err(|e| format!("cannot expire the idle games: {e}"))?;
+        for id in &ids {
+            self.expired(id).await;
+            self.store.notify(format!("x:{id}:{}", self.proc_id)).await;
+        }
+        Ok(ids.len())
+    }
+
+    /// A game expired in the store: the same in memory.
+    async fn expired(self: &Arc<Self>, id: &str) {
+        let g = self.games.lock().await.get(id).cloned();
+        if let Some(g) = g {
+            let mut st = g.state.lock().await;
+            if st.status == "playing" {
+                (st.status, st.winner, st.deadline) = ("expired".into(), None, [None, None]);
+                g.tell_status(self, &st);
+            }
+            drop(st);
+            self.forget(id).await;
+        }
+    }
+
+    /// How often idle games are looked for: a quarter of the shorter
+    /// expiry time, within 250 ms and 10 minutes.
+    pub fn expiry_period(&self) -> std::time::Duration {
+        let shorter = self.cfg.expire_online.min(self.cfg.expire_solo);
+        (shorter / 4).clamp(std::time::Duration::from_millis(250), std::time::Duration::from_secs(600))
+    }
+
     /// A notification from another process (PostgreSQL).
     pub async fn notified(self: &Arc<Self>, payload: &str) {
         let parts: Vec<&str> = payload.split(':').collect();
@@ -235,6 +417,7 @@ impl Hub {
                     g.catch_up(self, &mut st).await;
                 }
             }
+            ["x", game, proc] if *proc != self.proc_id => self.expired(game).await,
             ["q", game, proc] if *proc != self.proc_id => {
                 let g = self.games.lock().await.get(*game).cloned();
                 if let Some(g) = g {
@@ -265,14 +448,14 @@ impl Hub {
         }
     }
 
+    /// Drops a game nobody watches that is over from memory (it is loaded
+    /// again when asked for). A game busy just now stays: memory is made
+    /// when needed ([`Hub::make_room`]).
     pub(crate) async fn forget(&self, id: &str) {
         let mut games = self.games.lock().await;
-        if let Some(g) = games.get(id) {
-            let st = g.state.lock().await;
-            if st.sockets == 0 && st.status != "playing" {
-                drop(st);
-                games.remove(id);
-            }
+        let idle = games.get(id).and_then(|g| g.state.try_lock().ok().map(|st| st.sockets == 0 && st.status != "playing"));
+        if idle == Some(true) {
+            games.remove(id);
         }
     }
 

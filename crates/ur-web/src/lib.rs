@@ -90,6 +90,18 @@ pub struct Config {
     /// against power loss) rather than at checkpoints (`NORMAL`, safe
     /// against a crash of the process).
     pub sync_full: bool,
+    /// The most games held in memory. Games nobody is connected to leave
+    /// memory to make room (they are loaded again when opened); when none
+    /// can, new games are refused with `busy`.
+    pub max_live_games: usize,
+    /// An online game in which no step was stored for this long expires
+    /// (an invite nobody took, a game both players left).
+    pub expire_online: Duration,
+    /// A bot or hot-seat game in which no step was stored for this long expires.
+    pub expire_solo: Duration,
+    /// Bytes of rule-set files each client address (IPv6: each /64) may
+    /// store per day (UTC).
+    pub max_rules_bytes_per_day: usize,
     /// Print nothing but errors.
     pub quiet: bool,
 }
@@ -117,10 +129,27 @@ impl Config {
             message_burst: 40.0,
             games_per_second: 5.0,
             sync_full: true,
+            max_live_games: DEFAULT_MAX_LIVE_GAMES,
+            expire_online: Duration::from_secs(DEFAULT_EXPIRE_ONLINE_SECS),
+            expire_solo: Duration::from_secs(DEFAULT_EXPIRE_SOLO_SECS),
+            max_rules_bytes_per_day: DEFAULT_MAX_RULES_BYTES_PER_DAY,
             quiet: false,
         }
     }
 }
+
+/// Games held in memory at most: about 50 KiB each (up to 170 KiB with
+/// a 64 KiB rule-set file), so at most about 250 to 850 MiB.
+pub const DEFAULT_MAX_LIVE_GAMES: usize = 5_000;
+/// An online game with no step for 7 days expires: a friend who has not
+/// opened the invite in a week will not.
+pub const DEFAULT_EXPIRE_ONLINE_SECS: u64 = 7 * 24 * 3600;
+/// A bot or hot-seat game with no step for 30 days expires: long enough to
+/// come back to a game after a holiday.
+pub const DEFAULT_EXPIRE_SOLO_SECS: u64 = 30 * 24 * 3600;
+/// Rule-set file bytes stored per client address per day: 64 files of the
+/// largest size.
+pub const DEFAULT_MAX_RULES_BYTES_PER_DAY: usize = 4 * 1024 * 1024;
 
 /// Bots think on all cores but one (at least one).
 pub fn default_bot_threads() -> usize {
@@ -161,6 +190,11 @@ impl Server {
     /// How many games in progress were resumed from the store.
     pub async fn games_in_play(&self) -> usize {
         self.hub.games_in_play().await
+    }
+
+    /// The hub, to look at what the server holds (tests, tools).
+    pub fn hub(&self) -> Arc<Hub> {
+        self.hub.clone()
     }
 
     /// Serves until the process ends.
@@ -210,6 +244,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     })?;
     let hub = Arc::new(Hub::new(config, store));
     hub.resume_all().await.map_err(|e| ServeError::Db(format!("cannot read the games in progress: {e}")))?;
+    tokio::spawn(expire_idle_games(Arc::downgrade(&hub)));
     Ok(Server { listener, hub, gate: conn::Gate::new(limits), notifications })
 }
 
@@ -250,6 +285,18 @@ fn limits(config: &Config) -> Result<conn::Limits, ServeError> {
         header_read: config.header_read_timeout,
         idle: config.idle_timeout,
     })
+}
+
+/// Expires idle games now and then, while the hub lives.
+async fn expire_idle_games(hub: std::sync::Weak<Hub>) {
+    let Some(period) = hub.upgrade().map(|h| h.expiry_period()) else { return };
+    loop {
+        tokio::time::sleep(period).await;
+        let Some(hub) = hub.upgrade() else { return };
+        if let Err(e) = hub.expire_idle().await {
+            eprintln!("ur serve: {e} (tried again in {} s)", period.as_secs_f64());
+        }
+    }
 }
 
 /// Runs the server until it is stopped: opens the database, binds the

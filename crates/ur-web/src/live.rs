@@ -124,8 +124,19 @@ impl Tables for CachedTables {
 /// its first view.
 #[derive(Debug)]
 pub enum Update {
-    View { seq: u64, view: Arc<str>, common: Arc<Common> },
+    View {
+        seq: u64,
+        view: Arc<str>,
+        common: Arc<Common>,
+    },
     Presence(Arc<Common>),
+    /// The game's status changed without a step (it expired): a view at the
+    /// same `seq`, which every socket is sent.
+    Status {
+        seq: u64,
+        view: Arc<str>,
+        common: Arc<Common>,
+    },
 }
 
 /// The game's facts shared by every socket: `Game` in docs/serve.md, less `you`.
@@ -155,7 +166,7 @@ pub struct SeatJson {
 impl Update {
     pub fn text(&self, you: Actor) -> String {
         match self {
-            Update::View { seq, view, common } => view_text(*seq, view, common, you),
+            Update::View { seq, view, common } | Update::Status { seq, view, common } => view_text(*seq, view, common, you),
             Update::Presence(common) => json!({"t": "presence", "seats": common.seats}).to_string(),
         }
     }
@@ -227,7 +238,7 @@ impl Meta {
 pub struct State {
     pub session: Session,
     pub seq: u64,
-    /// `playing`, `over` or `abandoned`.
+    /// `playing`, `over`, `abandoned` or `expired`.
     pub status: String,
     pub winner: Option<String>,
     /// Sockets on this process per seat.
@@ -239,6 +250,9 @@ pub struct State {
     pub(crate) deadline: [Option<i64>; 2],
     pub(crate) deadline_gen: [u64; 2],
     pub(crate) bot_pending: bool,
+    /// When a step was last made or a socket opened: the games least
+    /// recently used leave memory first.
+    pub(crate) touched: std::time::Instant,
 }
 
 impl State {
@@ -312,6 +326,12 @@ impl LiveGame {
         let view: Arc<str> = changed_view(&game_view(&st.session)).into();
         self.send(Update::View { seq: st.seq, view, common: self.common(hub, st) });
         self.schedule_bot(hub, st);
+    }
+
+    /// The status changed without a step: every socket is told.
+    pub(crate) fn tell_status(&self, hub: &Hub, st: &State) {
+        let view: Arc<str> = changed_view(&game_view(&st.session)).into();
+        self.send(Update::Status { seq: st.seq, view, common: self.common(hub, st) });
     }
 
     fn bot_to_move(&self, st: &State) -> bool {
@@ -446,6 +466,7 @@ impl LiveGame {
         match hub.store.append(&self.meta.id, ev, status.clone(), notify).await {
             Ok(()) => {
                 st.seq = new_seq;
+                st.touched = std::time::Instant::now();
                 if let Some(s) = status {
                     st.status = s.status;
                     st.winner = s.winner;
@@ -454,10 +475,11 @@ impl LiveGame {
                 Ok(())
             }
             Err(e) => {
-                let conflict = matches!(e, StoreError::Conflict);
                 self.reload(hub, st).await;
-                if conflict {
+                if matches!(e, StoreError::Conflict) {
                     Err(Refusal::new("stale", "another move was made first: act on the latest view"))
+                } else if matches!(e, StoreError::Ended) {
+                    Err(Refusal::new("over", format!("the game is {}: nothing more can be played", st.status)))
                 } else {
                     eprintln!("ur serve: game {}: {e}", self.meta.id);
                     Err(Refusal::new("storage", format!("the move could not be stored, so it was not made: {e}")))
@@ -469,8 +491,9 @@ impl LiveGame {
     /// Rebuilds the session from the store (after a failed write).
     async fn reload(self: &Arc<Self>, hub: &Arc<Hub>, st: &mut State) {
         match hub.store.load(&self.meta.id, 0).await {
-            Ok(Some((_, events))) => match hub.replayed(&self.meta.new, self.meta.start.as_deref(), &events) {
+            Ok(Some((row, events))) => match hub.replayed(&self.meta.new, self.meta.start.as_deref(), &events) {
                 Ok((session, seq, status, winner)) => {
+                    let status = crate::hub::stored_status(status, &row);
                     (st.session, st.seq, st.status, st.winner) = (session, seq, status, winner);
                     self.after_change(hub, st);
                 }
@@ -556,6 +579,7 @@ impl LiveGame {
         let rx = self.tx.subscribe();
         let mut st = self.state.lock().await;
         st.sockets += 1;
+        st.touched = std::time::Instant::now();
         let seats = actor.seats();
         let mut changed = false;
         for (i, on) in seats.iter().enumerate() {

@@ -43,19 +43,15 @@ static JUDGES: Semaphore = Semaphore::const_new(2);
 
 /// `GET /api/games/{id}/review`: the review of a game that is over.
 pub async fn game_review(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
-    let game = match hub.game(&id).await {
-        Ok(Some(g)) => g,
+    let stored = match hub.stored_record(&id).await {
+        Ok(Some(r)) => r,
         Ok(None) => return refuse(StatusCode::NOT_FOUND, "unknown_game", "no game with that id"),
         Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, "storage", e),
     };
-    let saved = {
-        let st = game.state.lock().await;
-        if st.status == "playing" {
-            return refuse(StatusCode::CONFLICT, "not_over", "the game is still being played: its review opens when it is over");
-        }
-        st.session.record()
-    };
-    judge(hub, saved).await
+    if stored.status == "playing" {
+        return refuse(StatusCode::CONFLICT, "not_over", "the game is still being played: its review opens when it is over");
+    }
+    judge(hub, stored.saved).await
 }
 
 /// `POST /api/review`: the review of a record sent as the body (JSON, as

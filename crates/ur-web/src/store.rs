@@ -94,6 +94,9 @@ pub enum StoreError {
     /// Another process stored this step first.
     #[error("another step was stored first")]
     Conflict,
+    /// The game is no longer being played (it expired): no step is stored.
+    #[error("the game has ended")]
+    Ended,
     #[error("{0}")]
     Other(String),
 }
@@ -196,38 +199,56 @@ impl Store {
         let at = now_ms();
         match self {
             Store::Sqlite(s) => {
-                s.call(move |c| {
-                    c.execute(
-                        "INSERT INTO events (game, seq, kind, raw, action_index, action, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                        rusqlite::params![game, ev.seq, ev.kind, ev.raw, ev.action_index, ev.action, at],
-                    )?;
-                    match status {
-                        Some(st) => c.execute(
-                            "UPDATE games SET status = ?2, winner = ?3, updated_ms = ?4 WHERE id = ?1",
-                            rusqlite::params![game, st.status, st.winner, at],
-                        ),
-                        None => c.execute("UPDATE games SET updated_ms = ?2 WHERE id = ?1", rusqlite::params![game, at]),
-                    }
-                    .map(drop)
-                })
-                .await
+                let stored = s
+                    .call(move |c| {
+                        // Only a game still being played takes a step.
+                        let inserted = c.execute(
+                            "INSERT INTO events (game, seq, kind, raw, action_index, action, at_ms)
+                             SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1 AND status = 'playing')",
+                            rusqlite::params![game, ev.seq, ev.kind, ev.raw, ev.action_index, ev.action, at],
+                        )?;
+                        if inserted == 0 {
+                            return Ok(false);
+                        }
+                        match status {
+                            Some(st) => c.execute(
+                                "UPDATE games SET status = ?2, winner = ?3, updated_ms = ?4 WHERE id = ?1",
+                                rusqlite::params![game, st.status, st.winner, at],
+                            ),
+                            None => c.execute("UPDATE games SET updated_ms = ?2 WHERE id = ?1", rusqlite::params![game, at]),
+                        }
+                        .map(|_| true)
+                    })
+                    .await?;
+                if stored {
+                    Ok(())
+                } else {
+                    Err(StoreError::Ended)
+                }
             }
             Store::Postgres(p) => {
                 let (st, winner) = match status {
                     Some(s) => (Some(s.status), s.winner),
                     None => (None, None),
                 };
-                // One statement: the step and the status commit together or not at all.
-                p.client()
-                    .query(
-                        "WITH ins AS (
+                // One statement: the step and the status commit together or
+                // not at all, and only while the game is being played (its
+                // row locked, so an expiry commits before or after, not between).
+                let updated = p
+                    .client()
+                    .execute(
+                        "WITH g AS (SELECT id FROM games WHERE id = $1 AND status = 'playing' FOR UPDATE),
+                         ins AS (
                             INSERT INTO events (game, seq, kind, raw, action_index, action, at_ms)
-                            VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING seq)
+                            SELECT g.id, $2::BIGINT, $3::TEXT, $4::BIGINT, $5::BIGINT, $6::TEXT, $7::BIGINT FROM g RETURNING seq)
                          UPDATE games SET status = COALESCE($8, status), winner = COALESCE($9, winner), updated_ms = $7
                          WHERE id = $1 AND EXISTS (SELECT 1 FROM ins)",
                         &[&game, &ev.seq, &ev.kind, &ev.raw, &ev.action_index, &ev.action, &at, &st, &winner],
                     )
                     .await?;
+                if updated == 0 {
+                    return Err(StoreError::Ended);
+                }
                 // Announced once committed, batched with others (NOTIFY
                 // serializes the commits that carry it).
                 let _ = p.notifier.send(notify);
@@ -241,7 +262,7 @@ impl Store {
         let id = id.to_string();
         match self {
             Store::Sqlite(s) => {
-                s.call(move |c| {
+                s.read(move |c| {
                     let row = c.query_row(
                         "SELECT id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms, start
                          FROM games WHERE id = ?1",
@@ -321,19 +342,46 @@ impl Store {
         }
     }
 
-    /// The ids of the games still being played.
+    /// The ids of the games still being played, the last played first.
     pub async fn in_progress(&self) -> Result<Vec<String>, StoreError> {
+        const SQL: &str = "SELECT id FROM games WHERE status = 'playing' ORDER BY updated_ms DESC";
         match self {
             Store::Sqlite(s) => {
-                s.call(|c| {
-                    let mut stmt = c.prepare("SELECT id FROM games WHERE status = 'playing' ORDER BY created_ms")?;
+                s.read(|c| {
+                    let mut stmt = c.prepare(SQL)?;
                     let ids = stmt.query_map([], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
                     Ok(ids)
                 })
                 .await
             }
             Store::Postgres(p) => {
-                let rows = p.client().query("SELECT id FROM games WHERE status = 'playing' ORDER BY created_ms", &[]).await?;
+                let rows = p.client().query(SQL, &[]).await?;
+                Ok(rows.iter().map(|r| r.get(0)).collect())
+            }
+        }
+    }
+
+    /// Marks `expired` every game still being played whose last step (or
+    /// creation) is older than its cutoff: `online_before` for online
+    /// games, `solo_before` for bot and hot-seat games (milliseconds since
+    /// the epoch). The ids it expired.
+    pub async fn expire_idle(&self, online_before: i64, solo_before: i64) -> Result<Vec<String>, StoreError> {
+        const SQL: &str = "UPDATE games SET status = 'expired', updated_ms = CAST($3 AS BIGINT)
+             WHERE status = 'playing' AND updated_ms < CASE WHEN mode = 'online' THEN CAST($1 AS BIGINT) ELSE CAST($2 AS BIGINT) END
+             RETURNING id";
+        let now = now_ms();
+        match self {
+            Store::Sqlite(s) => {
+                s.call(move |c| {
+                    // SQLite numbers its parameters ?N.
+                    let mut stmt = c.prepare(&SQL.replace('$', "?"))?;
+                    let ids = stmt.query_map([online_before, solo_before, now], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
+                    Ok(ids)
+                })
+                .await
+            }
+            Store::Postgres(p) => {
+                let rows = p.client().query(SQL, &[&online_before, &solo_before, &now]).await?;
                 Ok(rows.iter().map(|r| r.get(0)).collect())
             }
         }
@@ -348,13 +396,65 @@ impl Store {
 }
 
 type Reply = Box<dyn FnOnce(Option<String>) + Send>;
-type Job = Box<dyn FnOnce(&rusqlite::Connection) -> Reply + Send>;
+/// A write, run inside the transaction (`Some`), or refused (`None`) when
+/// the transaction could not begin.
+type Job = Box<dyn FnOnce(Option<&rusqlite::Connection>) -> Reply + Send>;
+type Read = Box<dyn FnOnce(&rusqlite::Connection) + Send>;
 
-/// SQLite on its own thread. Jobs waiting together are committed in one
-/// transaction (group commit); each job's answer is sent after the commit.
+/// SQLite on threads of its own: one writes, one reads, one checkpoints.
+/// Writes waiting together are committed in one transaction (group
+/// commit); each write's answer is sent after the commit. Reads take no
+/// write lock (WAL lets them run beside a writer, of this process or not).
 #[derive(Clone)]
 pub struct Sqlite {
     tx: std_mpsc::Sender<Job>,
+    reads: std_mpsc::Sender<Read>,
+    /// Dropped with the last handle: the checkpoint thread then stops.
+    _running: Arc<std_mpsc::Sender<()>>,
+    _lock: Arc<DbLock>,
+}
+
+/// An exclusive lock on `<database>.lock` (which holds the holder's PID),
+/// taken before the database is opened and held while the store lives:
+/// a second process on the same SQLite file would store steps in games
+/// the first one plays.
+pub struct DbLock {
+    _file: std::fs::File,
+}
+
+/// The lock file beside an SQLite database.
+pub fn lock_path(db: &Path) -> PathBuf {
+    let mut name = db.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+impl DbLock {
+    /// Locks `<db>.lock` for this process and writes its PID there.
+    ///
+    /// # Errors
+    /// Another process holds it (the message names the file and its PID), or the file cannot be written.
+    pub fn take(db: &Path) -> Result<DbLock, String> {
+        use fs4::fs_std::FileExt;
+        use std::io::Write;
+        let path = lock_path(db);
+        let cannot = |e: std::io::Error| format!("cannot lock {}: {e} (give --db a file in a folder you can write)", path.display());
+        // Not written atomically: the lock belongs to this very file, so it is rewritten in place.
+        let mut file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path).map_err(cannot)?;
+        if !FileExt::try_lock_exclusive(&file).map_err(cannot)? {
+            let holder = std::fs::read_to_string(&path).ok().map(|t| t.trim().to_string()).filter(|t| !t.is_empty());
+            let holder = holder.map_or("another process".to_string(), |pid| format!("process {pid}"));
+            return Err(format!(
+                "the SQLite database {} is in use: {holder} holds its lock {} (another `ur serve`?). Stop that process, \
+                 or give --db another file; several processes can share one database only on PostgreSQL (--db postgres://...)",
+                db.display(),
+                path.display()
+            ));
+        }
+        file.set_len(0).map_err(cannot)?;
+        writeln!(file, "{}", std::process::id()).map_err(cannot)?;
+        Ok(DbLock { _file: file })
+    }
 }
 
 impl Sqlite {
@@ -364,9 +464,10 @@ impl Sqlite {
                 format!("cannot create the folder {} for the database: {e}; give --db a file in a folder you can write", dir.display())
             })?;
         }
+        let lock = DbLock::take(path)?;
         let named = |e: rusqlite::Error| format!("cannot open the SQLite database {}: {e} (give --db another file)", path.display());
         let mut conn = rusqlite::Connection::open(path).map_err(named)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(named)?;
+        conn.busy_timeout(BUSY).map_err(named)?;
         let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0)).map_err(named)?;
         if !mode.eq_ignore_ascii_case("wal") {
             return Err(format!("the SQLite database {} cannot use WAL mode (it is in {mode} mode)", path.display()));
@@ -378,36 +479,52 @@ impl Sqlite {
         // run on a thread of their own, never in the way of a commit.
         conn.execute_batch("PRAGMA wal_autocheckpoint = 0").map_err(named)?;
         let checkpointer = rusqlite::Connection::open(path).map_err(named)?;
-        checkpointer.busy_timeout(std::time::Duration::from_secs(5)).map_err(named)?;
+        checkpointer.busy_timeout(BUSY).map_err(named)?;
+        let (running, stopped) = std_mpsc::channel::<()>();
         std::thread::Builder::new()
             .name("ur-sqlite-checkpoint".into())
-            .spawn(move || loop {
-                std::thread::sleep(std::time::Duration::from_millis(500));
-                if let Err(e) = checkpointer.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
-                    eprintln!("ur serve: SQLite checkpoint failed (it is tried again): {e}");
+            .spawn(move || {
+                while let Err(std_mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(std::time::Duration::from_millis(500)) {
+                    if let Err(e) = checkpointer.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+                        eprintln!("ur serve: SQLite checkpoint failed (it is tried again): {e}");
+                    }
                 }
             })
             .map_err(|e| format!("cannot start the checkpoint thread: {e}"))?;
+        let reader = rusqlite::Connection::open(path).map_err(named)?;
+        reader.busy_timeout(BUSY).map_err(named)?;
+        reader.execute_batch("PRAGMA query_only = ON").map_err(named)?;
+        let (reads, read_rx) = std_mpsc::channel::<Read>();
+        std::thread::Builder::new()
+            .name("ur-sqlite-read".into())
+            .spawn(move || {
+                while let Ok(read) = read_rx.recv() {
+                    read(&reader);
+                }
+            })
+            .map_err(|e| format!("cannot start the database thread: {e}"))?;
         let (tx, rx) = std_mpsc::channel::<Job>();
         let path: PathBuf = path.into();
         std::thread::Builder::new()
             .name("ur-sqlite".into())
             .spawn(move || run_sqlite(conn, rx, path))
             .map_err(|e| format!("cannot start the database thread: {e}"))?;
-        Ok(Sqlite { tx })
+        Ok(Sqlite { tx, reads, _running: Arc::new(running), _lock: Arc::new(lock) })
     }
 
+    /// A write, committed with the others waiting (see [`run_sqlite`]).
     async fn call<T: Send + 'static>(
         &self,
         f: impl FnOnce(&rusqlite::Connection) -> Result<T, rusqlite::Error> + Send + 'static,
     ) -> Result<T, StoreError> {
         let (tx, rx) = oneshot::channel();
         let job: Job = Box::new(move |c| {
-            let r = f(c).map_err(StoreError::from);
+            let r = c.map(|c| f(c).map_err(StoreError::from));
             Box::new(move |commit_error: Option<String>| {
-                let r = match commit_error {
-                    Some(e) => Err(StoreError::Other(e)),
-                    None => r,
+                let r = match (commit_error, r) {
+                    (Some(e), _) => Err(StoreError::Other(e)),
+                    (None, Some(r)) => r,
+                    (None, None) => Err(StoreError::Other("the write was not run".into())),
                 };
                 let _ = tx.send(r);
             })
@@ -415,8 +532,32 @@ impl Sqlite {
         self.tx.send(job).map_err(|_| StoreError::Other("the database thread has stopped".into()))?;
         rx.await.map_err(|_| StoreError::Other("the database thread has stopped".into()))?
     }
+
+    /// A read, in a transaction of its own (one snapshot), on the reading connection.
+    async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&rusqlite::Connection) -> Result<T, rusqlite::Error> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let (tx, rx) = oneshot::channel();
+        let read: Read = Box::new(move |c| {
+            let r = c.unchecked_transaction().and_then(|t| {
+                let r = f(&t);
+                t.finish().and(r)
+            });
+            let _ = tx.send(r.map_err(StoreError::from));
+        });
+        self.reads.send(read).map_err(|_| StoreError::Other("the database thread has stopped".into()))?;
+        rx.await.map_err(|_| StoreError::Other("the database thread has stopped".into()))?
+    }
 }
 
+/// How long SQLite waits for another connection's lock before it gives up.
+const BUSY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Commits the writes waiting together in one transaction. When the
+/// transaction cannot begin (another program holds the write lock past
+/// [`BUSY`]), none of them is run: each is answered with the error, and
+/// nothing of it is stored.
 fn run_sqlite(conn: rusqlite::Connection, rx: std_mpsc::Receiver<Job>, path: PathBuf) {
     while let Ok(first) = rx.recv() {
         let mut jobs = vec![first];
@@ -426,9 +567,16 @@ fn run_sqlite(conn: rusqlite::Connection, rx: std_mpsc::Receiver<Job>, path: Pat
                 Err(_) => break,
             }
         }
-        let began = conn.execute_batch("BEGIN IMMEDIATE");
-        let replies: Vec<Reply> = jobs.into_iter().map(|j| j(&conn)).collect();
-        let error = match began.and_then(|()| conn.execute_batch("COMMIT")) {
+        if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+            eprintln!("ur serve: cannot write to {}: {e}", path.display());
+            let error = format!("the database could not store it: {e}");
+            for job in jobs {
+                job(None)(Some(error.clone()));
+            }
+            continue;
+        }
+        let replies: Vec<Reply> = jobs.into_iter().map(|j| j(Some(&conn))).collect();
+        let error = match conn.execute_batch("COMMIT") {
             Ok(()) => None,
             Err(e) => {
                 let _ = conn.execute_batch("ROLLBACK");

@@ -47,7 +47,7 @@ pub async fn upgrade(
     // The socket holds its connection's place under the caps while it lives.
     let held = conn.map(|Extension(ConnRef(c))| c.busy());
     ws.max_message_size(HARD_LIMIT).max_frame_size(HARD_LIMIT).read_buffer_size(READ_BUFFER).on_upgrade(move |socket| async move {
-        run(socket, hub, id, token, addr.ip()).await;
+        run(socket, hub, id, token, crate::hub::client_key(addr.ip())).await;
         drop(held);
     })
 }

@@ -16,6 +16,11 @@ pub fn free_port() -> u16 {
 pub struct Serve(Child);
 
 impl Serve {
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.0.id()
+    }
+
     /// SIGKILL, as a crash.
     pub fn kill(&mut self) {
         self.0.kill().unwrap();
