@@ -277,7 +277,11 @@ pub fn check_id(id: &str) -> Result<(), String> {
 /// An id as messages show it: control characters and quotes escaped, cut
 /// after [`MAX_ID_LEN`] characters.
 pub fn shown_id(id: &str) -> String {
-    let mut shown: String = id.chars().take(MAX_ID_LEN).flat_map(|c| if c.is_control() || c == '\'' { c.escape_default().collect::<Vec<_>>() } else { vec![c] }).collect();
+    let mut shown: String = id
+        .chars()
+        .take(MAX_ID_LEN)
+        .flat_map(|c| if c.is_control() || c == '\'' { c.escape_default().collect::<Vec<_>>() } else { vec![c] })
+        .collect();
     if id.chars().count() > MAX_ID_LEN {
         shown.push_str("...");
     }
