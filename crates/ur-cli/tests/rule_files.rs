@@ -75,3 +75,35 @@ fn wrong_types_and_geometry_are_refused_with_every_problem() {
         refused_at_once(name, &["play"]);
     }
 }
+
+/// Every file under `dir`, at any depth.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(files_under(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// `ur solve --rules-file` names its table after the rule-set id: an id
+/// that climbs out of the table store, makes a folder in it or is empty is
+/// refused with the rule, and nothing is written.
+#[test]
+fn solve_refuses_a_rule_set_id_that_is_no_file_name() {
+    let work = tempfile::tempdir().unwrap();
+    let store = work.path().join("data").join("ur").join("tables");
+    for name in ["id-parent-folder.toml", "id-slash.toml", "id-empty.toml"] {
+        let (path, expect) = bad_file(name);
+        let args = ["solve", "--rules-file", path.to_str().unwrap(), "--pieces", "1", "--quiet", "--no-checkpoint"];
+        let out = ur_cmd(&args).env("UR_TABLES", &store).stdin(Stdio::null()).output().expect("the ur binary runs");
+        let mut needles: Vec<&str> = expect.iter().map(String::as_str).collect();
+        needles.push("use 1 to 64 characters from a-z, 0-9, - and _");
+        fails(&args, &out, &needles);
+    }
+    assert_eq!(files_under(work.path()), Vec::<PathBuf>::new(), "a refused rule set writes nothing");
+}

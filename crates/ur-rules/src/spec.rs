@@ -220,19 +220,72 @@ impl fmt::Display for Problem {
     }
 }
 
-/// One problem on its own line, several as an indented list.
+/// Most problems an error lists one by one; the rest are counted, so that
+/// a file with thousands of mistakes gives a message one can read.
+pub const LISTED_PROBLEMS: usize = 20;
+
+/// One problem on its own line, several as an indented list: the first
+/// [`LISTED_PROBLEMS`], then how many more there are.
 fn problem_list(problems: &[Problem]) -> String {
     match problems {
         [one] => one.to_string(),
         many => {
-            let mut text = format!("{} problems:", many.len());
-            for p in many {
+            let mut text = format!("{} problems:", thousands(many.len()));
+            for p in many.iter().take(LISTED_PROBLEMS) {
                 text.push_str("\n  - ");
                 text.push_str(&p.to_string());
+            }
+            if many.len() > LISTED_PROBLEMS {
+                text.push_str(&format!("\n  … and {} more problems", thousands(many.len() - LISTED_PROBLEMS)));
             }
             text
         }
     }
+}
+
+/// `16200` as `16,200`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// Most characters in a rule-set id.
+pub const MAX_ID_LEN: usize = 64;
+
+/// Checks a rule-set id: 1 to [`MAX_ID_LEN`] characters from `a-z`, `0-9`,
+/// `-` and `_`. Ids name table files and record downloads, so nothing else
+/// (a path separator, `..`, a quote, a control character) may be in one.
+///
+/// # Errors
+/// The id as shown in messages and the rule it breaks.
+pub fn check_id(id: &str) -> Result<(), String> {
+    let allowed = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_';
+    if (1..=MAX_ID_LEN).contains(&id.len()) && id.bytes().all(allowed) {
+        Ok(())
+    } else {
+        Err(format!("rule-set id '{}': use 1 to {MAX_ID_LEN} characters from a-z, 0-9, - and _", shown_id(id)))
+    }
+}
+
+/// An id as messages show it: control characters and quotes escaped, cut
+/// after [`MAX_ID_LEN`] characters.
+pub fn shown_id(id: &str) -> String {
+    let mut shown: String = id
+        .chars()
+        .take(MAX_ID_LEN)
+        .flat_map(|c| if c.is_control() || c == '\'' { c.escape_default().collect::<Vec<_>>() } else { vec![c] })
+        .collect();
+    if id.chars().count() > MAX_ID_LEN {
+        shown.push_str("...");
+    }
+    shown
 }
 
 fn positions_text(positions: &[u8]) -> String {
@@ -360,7 +413,7 @@ impl RuleSetFile {
         match (problems.len(), default_error) {
             (0, _) => Ok(file),
             (1, Some(e)) => Err(e),
-            _ => Err(SpecError::Problems { rules: file.id, problems }),
+            _ => Err(SpecError::Problems { rules: shown_id(&file.id), problems }),
         }
     }
 
@@ -430,7 +483,7 @@ impl RuleSetFile {
                 })
             }
         }
-        check::race(&table).map_err(|problems| SpecError::Problems { rules: self.id.clone(), problems })
+        check::race(&table).map_err(|problems| SpecError::Problems { rules: shown_id(&self.id), problems })
     }
 }
 

@@ -134,6 +134,57 @@ fn a_deliberate_jump_is_allowed_when_the_file_says_so() {
     assert_eq!(rules.path_len(), 13);
 }
 
+/// A finkel file with this id line.
+fn with_id(id_line: &str) -> String {
+    BUILTIN[0].1.replace("id = \"finkel\"", id_line)
+}
+
+#[test]
+fn a_rule_set_id_outside_the_allowed_characters_is_refused_with_the_fix() {
+    let long = "a".repeat(65);
+    let bad = ["../../escaped", "a/b", "", "A", "a b", "a\"b", "a\u{7f}b", "a\r\nb", "caf\u{e9}", "a\\b", ".", &long];
+    for id in bad {
+        let toml_id = toml::Value::String(id.to_owned()).to_string();
+        let e = RuleSetFile::parse(&with_id(&format!("id = {toml_id}"))).unwrap_err();
+        let SpecError::Problems { problems, .. } = &e else { panic!("{id:?}: {e:?}") };
+        assert_eq!(problems.len(), 1, "{id:?}: {e}");
+        assert_eq!(problems[0].field, "id", "{id:?}");
+        let message = e.to_string();
+        assert!(message.contains("use 1 to 64 characters from a-z, 0-9, - and _"), "{id:?}: {message}");
+        assert!(!message.chars().any(char::is_control), "{id:?}: the message carries control characters: {message:?}");
+    }
+    let e = RuleSetFile::parse(&with_id("id = \"a/b\"")).unwrap_err();
+    assert!(e.to_string().contains("rule-set id 'a/b': use 1 to 64 characters from a-z, 0-9, - and _"), "{e}");
+    for id in ["a", "my-finkel", "x_1", "0", &"z".repeat(64)] {
+        let file = RuleSetFile::parse(&with_id(&format!("id = \"{id}\""))).unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert_eq!(file.id, id);
+    }
+}
+
+#[test]
+fn every_built_in_rule_set_id_is_allowed() {
+    let ids: Vec<String> =
+        BUILTIN.iter().map(|(id, _)| id.to_string()).chain(ur_rules::family_rule_sets().iter().map(|s| s.id.to_string())).collect();
+    assert_eq!(ids.len(), 17, "{ids:?}");
+    for id in ids {
+        assert_eq!(ur_rules::spec::check_id(&id), Ok(()), "{id}");
+    }
+}
+
+#[test]
+fn a_file_with_thousands_of_problems_reports_the_first_twenty_and_counts_the_rest() {
+    let cells = vec!["[9, 9]"; 8100].join(", ");
+    let text = BUILTIN[0].1.replace("path = \"PATH-14\"", &format!("path = [{cells}]"));
+    let e = RuleSetFile::parse(&text).unwrap_err();
+    let SpecError::Problems { problems, .. } = &e else { panic!("{e:?}") };
+    assert_eq!(problems.len(), 16_200);
+    let message = e.to_string();
+    assert!(message.len() < 4096, "{} bytes:\n{}", message.len(), &message[..2000.min(message.len())]);
+    assert!(message.starts_with("rule set 'finkel': 16,200 problems:\n  - field 'path': square 1 of the path"), "{message}");
+    assert_eq!(message.matches("\n  - ").count(), 20, "{message}");
+    assert!(message.ends_with("\n  … and 16,180 more problems"), "{message}");
+}
+
 /// The values tried for one option: every value, or the default and bounds.
 fn option_values(opt: &ur_rules::OptionSpec) -> Vec<OptionValue> {
     if opt.values.is_empty() {

@@ -25,6 +25,8 @@ pub enum StoreError {
     Create { path: String, why: String },
     #[error("no table is solved for these rules ({rules}) in the table store {store}; solve one into the store")]
     NotFound { rules: String, store: String },
+    #[error("the table store names tables after their rule set, and {0}")]
+    BadId(String),
 }
 
 /// The store folder: `$UR_TABLES`, else `tables` in the user's data folder
@@ -36,18 +38,31 @@ pub fn dir() -> Option<PathBuf> {
     }
 }
 
-/// The file name of the table of `rules` in a store.
+/// The file name of the table of `rules` in a store. Rule-set ids are
+/// checked when a file is read; here again every character but `a-z`,
+/// `0-9`, `-` and `_` is written `_`, so no name leaves the store's folder.
 pub fn file_name(rules: &Rules) -> String {
-    format!("{}-{}p-{}.urt", rules.id(), rules.pieces(), fingerprint(rules))
+    let safe = |c: char| if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_' { c } else { '_' };
+    let id: String = rules.id().chars().take(ur_rules::spec::MAX_ID_LEN).map(safe).collect();
+    format!("{id}-{}p-{}.urt", rules.pieces(), fingerprint(rules))
 }
 
 /// Where the table of `rules` goes in the store [`dir`]; creates the store.
 ///
 /// # Errors
-/// No store is known, or its folder cannot be made.
+/// No store is known, its folder cannot be made, or the rule-set id is not
+/// one a file may be named after.
 pub fn path_for(rules: &Rules) -> Result<PathBuf, StoreError> {
-    let dir = dir().ok_or(StoreError::NoStore)?;
-    std::fs::create_dir_all(&dir).map_err(|e| StoreError::Create { path: dir.display().to_string(), why: e.to_string() })?;
+    path_in(&dir().ok_or(StoreError::NoStore)?, rules)
+}
+
+/// Where the table of `rules` goes in the store `dir`; creates the folder.
+///
+/// # Errors
+/// The folder cannot be made, or the id is not allowed.
+pub fn path_in(dir: &Path, rules: &Rules) -> Result<PathBuf, StoreError> {
+    ur_rules::spec::check_id(rules.id()).map_err(StoreError::BadId)?;
+    std::fs::create_dir_all(dir).map_err(|e| StoreError::Create { path: dir.display().to_string(), why: e.to_string() })?;
     Ok(dir.join(file_name(rules)))
 }
 
@@ -117,5 +132,23 @@ mod tests {
         assert_eq!(find(d.path(), &three), Some(d.path().join(file_name(&three))));
         assert_eq!(find(d.path(), &two), None);
         assert_eq!(list(d.path()).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_table_is_never_named_outside_the_store() {
+        let d = tempfile::tempdir().unwrap();
+        let store = d.path().join("store");
+        for id in ["../../escaped", "a/b", "", "..", "a\\b", "C:x"] {
+            let mut rules = Rules::builtin_with("finkel", &[("pieces".into(), ur_rules::OptionValue::Int(1))].into()).unwrap();
+            rules.spec.id = id.to_owned();
+            let name = file_name(&rules);
+            assert!(!name.contains(['/', '\\', ':']) && !name.starts_with('.'), "{id:?}: {name}");
+            assert_eq!(store.join(&name).parent(), Some(store.as_path()), "{id:?}: {name}");
+            let e = path_in(&store, &rules).unwrap_err();
+            assert!(e.to_string().contains("use 1 to 64 characters from a-z, 0-9, - and _"), "{id:?}: {e}");
+        }
+        assert!(!store.exists(), "nothing is made for a refused id");
+        let finkel = Rules::builtin("finkel").unwrap();
+        assert_eq!(path_in(&store, &finkel).unwrap(), store.join(file_name(&finkel)));
     }
 }

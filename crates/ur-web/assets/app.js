@@ -45,12 +45,13 @@ function route() {
   if (parts[0] === 'game' && parts[1]) {
     const id = parts[1];
     const token = params.get('token');
-    if (token) {
-      // Keep the secret out of the address bar (so it is not shared by
-      // mistake) but in this browser, so a closed tab comes back.
-      rememberGame(id, { token });
-      history.replaceState(null, '', '#/game/' + encodeURIComponent(id));
+    if (token && (games()[id] || {}).token !== token) {
+      // A link this browser holds no seat by yet: show what it opens first.
+      closeScreen();
+      showInvite(id, token, routeId);
+      return;
     }
+    if (token) history.replaceState(null, '', '#/game/' + encodeURIComponent(id));
     if (app.screen && app.screen.id === id) {
       app.screen.show();
       return;
@@ -395,6 +396,70 @@ async function showRules(id, gameId, routeId) {
     summary: summary(info.id, info.summary),
     back: gameId ? '#/game/' + encodeURIComponent(gameId) : null,
   });
+}
+
+// ------------------------------------------------------------- invitation
+
+/** Joins a game by a link's token: keeps the secret out of the address bar
+ * (so it is not shared by mistake) but in this browser, so a closed tab comes back. */
+function takeSeat(id, token) {
+  rememberGame(id, { token });
+  history.replaceState(null, '', '#/game/' + encodeURIComponent(id));
+  closeScreen();
+  app.screen = new GameScreen(id, token);
+}
+
+/** The pieces of one side at a position, in words. */
+function sideCount(view, side) {
+  const p = view.position;
+  const i = SIDES.indexOf(side);
+  const board = p.pieces.filter((x) => x.side === side).reduce((n, x) => n + x.count, 0);
+  return t('invite.side', { side: sideName(view, side), board, reserve: p.reserve[i], off: p.off[i] });
+}
+
+/**
+ * An invitation to an online game, before its seat is taken: the rules,
+ * options and start the host chose (the start drawn), who moves first and
+ * who plays which side. The page joins only when "Take the seat" is
+ * clicked; any other link (a game against a bot, hot-seat, a finished
+ * game) joins at once.
+ */
+async function showInvite(id, token, routeId) {
+  const root = main();
+  fill(root, h('p', { class: 'loading' }, t('lobby.loading')));
+  let setup = null;
+  try {
+    setup = await fetchJSON('/api/games/' + encodeURIComponent(id) + '?token=' + encodeURIComponent(token));
+  } catch (_) { /* the game screen says what is wrong */ }
+  if (routeId !== app.routeId) return;
+  if (!setup || setup.mode !== 'online' || setup.status !== 'playing' || !SIDES.includes(setup.you)) {
+    takeSeat(id, token);
+    return;
+  }
+  const view = setup.view;
+  const you = setup.you;
+  const host = SIDES.find((s) => s !== you);
+  const options = Object.entries(setup.options || {});
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('class', 'board');
+  svg.setAttribute('id', 'invite-board');
+  const row = (key, id, ...value) => [h('dt', {}, t(key)), h('dd', { id }, ...value)];
+  const take = h('button', { type: 'button', class: 'primary big', id: 'take-seat', onclick: () => takeSeat(id, token) }, t('invite.take'));
+  fill(root, h('div', { class: 'lobby invite', id: 'invite' },
+    h('h1', {}, t('invite.heading', { rules: view.rules.name })),
+    h('p', { class: 'intro' }, t('invite.intro')),
+    h('section', { class: 'card' },
+      h('dl', { class: 'invite-facts' },
+        row('invite.rules', 'invite-rules', setup.custom ? t('invite.custom', { name: view.rules.name }) : view.rules.name),
+        row('invite.options', 'invite-options', options.length ? h('code', {}, options.map(([k, v]) => k + ' = ' + v).join(', ')) : t('invite.options.none')),
+        row('invite.start', 'invite-start', ...(setup.start
+          ? [t('invite.start.custom') + ' ', h('code', { class: 'position-string' }, setup.start), h('br'), sideCount(view, 'light'), h('br'), sideCount(view, 'dark')]
+          : [t('invite.start.usual')])),
+        row('invite.first', 'invite-first', setup.first ? sideName(view, setup.first) : '-'),
+        row('invite.seats', 'invite-seats', t('invite.seats.text', { host: sideName(view, host), you: sideName(view, you) }))),
+      h('div', { class: 'board-wrap' }, svg)),
+    take));
+  renderBoard(svg, view, { labels: true });
 }
 
 // ------------------------------------------------------------ game screen

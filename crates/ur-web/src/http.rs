@@ -6,13 +6,14 @@ use std::sync::Arc;
 use axum::body::Body;
 use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use include_dir::{include_dir, Dir};
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use rand::rngs::OsRng;
 use rand::RngCore;
 use serde::Deserialize;
@@ -35,6 +36,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/rules", get(rules_list))
         .route("/api/rules/{id}", get(rules_one))
         .route("/api/games", post(create))
+        .route("/api/games/{id}", get(setup))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/review", get(crate::review_api::game_review))
         .route("/api/review", post(crate::review_api::upload_review).layer(DefaultBodyLimit::max(2 * crate::review_api::MAX_RECORD)))
@@ -481,13 +483,93 @@ async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response
         Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, "storage", e),
     };
     let text = serde_json::to_string_pretty(&stored.saved).unwrap_or_default();
-    let name = format!("attachment; filename=\"ur-{}-{}.json\"", stored.rule_id, &id[..8]);
+    let name = attachment(&format!("ur-{}-{}.json", stored.rule_id, id.get(..8).unwrap_or(&id)));
     ([(header::CONTENT_TYPE, "application/json".to_string()), (header::CONTENT_DISPOSITION, name)], text).into_response()
+}
+
+#[derive(Deserialize)]
+struct SetupQuery {
+    token: Option<String>,
+}
+
+/// What a game was created with, for the invitation page to show before
+/// the invitee takes the seat: the rules and options, the start (as a
+/// view to draw), who moves first, and the seat `token` opens. Reading it
+/// joins nobody.
+async fn setup(State(hub): State<Arc<Hub>>, Path(id): Path<String>, Query(q): Query<SetupQuery>) -> Response {
+    let game = match hub.game(&id).await {
+        Ok(Some(g)) => g,
+        Ok(None) => return refuse(StatusCode::NOT_FOUND, "unknown_game", "no game with that id"),
+        Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, "storage", e),
+    };
+    let meta = &game.meta;
+    let mut start = match hub.session(&meta.new) {
+        Ok(s) => s,
+        Err(e) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, "rules", e),
+    };
+    if let Some(Err(e)) = meta.start.as_deref().map(|text| start.set_text(text)) {
+        return refuse(StatusCode::INTERNAL_SERVER_ERROR, "bad_position", e.to_string());
+    }
+    let view = game_view(&start);
+    let common = game.common(&hub, &*game.state.lock().await);
+    let you = q.token.as_deref().and_then(|t| meta.actor_for(t)).map_or(Value::Null, |a| a.you());
+    Json(json!({
+        "id": meta.id,
+        "mode": meta.mode,
+        "status": common.status,
+        "custom": matches!(meta.new.rules, RulesSource::File(_)),
+        "options": meta.new.options,
+        "first": view.turn.side,
+        "start": meta.start,
+        "you": you,
+        "seats": common.seats,
+        "view": view,
+    }))
+    .into_response()
+}
+
+/// Every byte but RFC 5987's `attr-char`s is percent-encoded in `filename*`.
+const NOT_ATTR_CHAR: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'!')
+    .remove(b'#')
+    .remove(b'$')
+    .remove(b'&')
+    .remove(b'+')
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'^')
+    .remove(b'_')
+    .remove(b'`')
+    .remove(b'|')
+    .remove(b'~');
+
+/// A `Content-Disposition` for a download (RFC 6266): the name in UTF-8 as
+/// `filename*`, and a plain ASCII `filename` for clients that read no
+/// other. Whatever the name holds, the header is printable ASCII.
+fn attachment(name: &str) -> String {
+    let plain: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' }).collect();
+    format!("attachment; filename=\"{plain}\"; filename*=UTF-8''{}", utf8_percent_encode(name, NOT_ATTR_CHAR))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::ASSETS;
+    use super::{attachment, ASSETS};
+
+    /// A name no rule-set id can hold any more (an older game's) still
+    /// gives a header HTTP can carry, with the name kept in `filename*`.
+    #[test]
+    fn a_download_header_is_printable_ascii_whatever_the_name() {
+        for (name, plain, encoded) in [
+            ("ur-finkel-0123abcd.json", "ur-finkel-0123abcd.json", "ur-finkel-0123abcd.json"),
+            ("ur-a\"b-1.json", "ur-a_b-1.json", "ur-a%22b-1.json"),
+            ("ur-a\r\n\u{7f}b.json", "ur-a___b.json", "ur-a%0D%0A%7Fb.json"),
+            ("ur-caf\u{e9} x;.json", "ur-caf__x_.json", "ur-caf%C3%A9%20x%3B.json"),
+        ] {
+            let header = attachment(name);
+            assert_eq!(header, format!("attachment; filename=\"{plain}\"; filename*=UTF-8''{encoded}"));
+            assert!(axum::http::HeaderValue::from_str(&header).is_ok(), "{header}");
+        }
+    }
 
     /// The page words every phrase the views send, in English and French.
     #[test]

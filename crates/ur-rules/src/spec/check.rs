@@ -356,6 +356,9 @@ pub fn race(t: &Table) -> Result<RaceSpec, Vec<Problem>> {
     let mut c = Checker::default();
     c.unknown(t, "", RACE_FIELDS);
     let id = c.text(t, "", "id", Required);
+    if let Some(Err(message)) = id.as_deref().map(super::check_id) {
+        c.problems.push(Problem::new("id", message));
+    }
     let name = c.text(t, "", "name", Required);
     let source = c.text(t, "", "source", Required);
     let summary = c.text(t, "", "summary", Required);
