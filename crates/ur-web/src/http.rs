@@ -54,8 +54,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
 /// not JSON (a form or `text/plain` needs no permission from the server).
 async fn screen(State(allowed): State<Arc<Vec<String>>>, req: Request, next: Next) -> Response {
     let headers = req.headers();
-    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()).or_else(|| req.uri().authority().map(|a| a.as_str()))
-    else {
+    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()).or_else(|| req.uri().authority().map(|a| a.as_str())) else {
         return refuse(StatusCode::BAD_REQUEST, "bad_host", "the request has no Host header: give the server's host and port");
     };
     if !sane_authority(host) {
@@ -149,7 +148,9 @@ pub fn check_origin_flag(origin: &str) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!("--allow-origin {origin}: give an origin as a browser sends it, http(s)://HOST[:PORT], for example https://example.org"))
+        Err(format!(
+            "--allow-origin {origin}: give an origin as a browser sends it, http(s)://HOST[:PORT], for example https://example.org"
+        ))
     }
 }
 

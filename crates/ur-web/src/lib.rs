@@ -265,16 +265,16 @@ fn limits(config: &Config) -> Result<conn::Limits, ServeError> {
         }
     };
     if max == 0 || config.max_tcp_connections_per_ip == 0 {
-        return Err(ServeError::Config("the connection caps must be at least 1".into()));
+        return Err(ServeError::Config("--max-tcp-connections and --max-tcp-connections-per-ip must be at least 1".into()));
     }
-    for (what, d) in [("header-read timeout", config.header_read_timeout), ("idle timeout", config.idle_timeout)] {
+    for (flag, d) in [("--header-timeout-secs", config.header_read_timeout), ("--idle-timeout-secs", config.idle_timeout)] {
         if d.is_zero() {
-            return Err(ServeError::Config(format!("the {what} must be more than 0")));
+            return Err(ServeError::Config(format!("{flag} must be at least 1")));
         }
     }
     if config.ws_ping.is_zero() || config.ws_timeout <= config.ws_ping {
         return Err(ServeError::Config(format!(
-            "the websocket ping interval ({} s) must be more than 0 and less than the websocket timeout ({} s)",
+            "--ping-secs ({} s) must be less than --ping-timeout-secs ({} s): a socket needs time to answer a ping",
             config.ws_ping.as_secs_f64(),
             config.ws_timeout.as_secs_f64()
         )));
@@ -320,10 +320,7 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
             println!("ur serve: games stored in {db}; {resumed} game(s) in progress resumed");
             let l = server.limits();
             let files = file_limit.map_or("no open-file limit".to_string(), |n| format!("open-file limit {n}"));
-            println!(
-                "ur serve: at most {} connections at once ({files}; --max-tcp-connections), {} per address",
-                l.max, l.max_per_ip
-            );
+            println!("ur serve: at most {} connections at once ({files}; --max-tcp-connections), {} per address", l.max, l.max_per_ip);
             println!("Open http://{addr}/ in a browser (Ctrl-C stops the server).");
         }
         server.run().await

@@ -59,7 +59,7 @@ impl ChildServer {
         let addr = out
             .lines()
             .map_while(Result::ok)
-            .find_map(|l| l.strip_prefix("listening ").map(|a| a.trim().parse().unwrap()))
+            .find_map(|l| l.split_once("listening ").map(|(_, a)| a.trim().parse().unwrap()))
             .expect("the child process says where it listens");
         ChildServer { child, addr }
     }
@@ -353,7 +353,8 @@ async fn request(addr: SocketAddr, method: &str, path: &str, headers: &[&str], b
     (status, head, serde_json::from_str(&body).unwrap_or(Value::String(body)))
 }
 
-const WS: [&str; 4] = ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="];
+const WS: [&str; 4] =
+    ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn other_sites_may_not_open_websockets_or_create_games() {
@@ -456,9 +457,14 @@ async fn every_error_answer_is_json() {
         assert!(answer["message"].as_str().is_some_and(|m| m.len() > 10), "{method} {path}: {answer}");
     }
     // A rule-set file over its own cap is still too_large in the handler's words.
-    let (status, _, answer) =
-        request(addr, "POST", "/api/games", &[&host, "Content-Type: application/json"], &json!({"rules_file": "#".repeat(70_000), "mode": "hotseat"}).to_string())
-            .await;
+    let (status, _, answer) = request(
+        addr,
+        "POST",
+        "/api/games",
+        &[&host, "Content-Type: application/json"],
+        &json!({"rules_file": "#".repeat(70_000), "mode": "hotseat"}).to_string(),
+    )
+    .await;
     assert_eq!((status, answer["code"].as_str()), (413, Some("too_large")));
     // The websocket still opens for a websocket client.
     let mut ws = Client::join(addr, g["id"].as_str().unwrap(), None).await;
