@@ -7,6 +7,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use ur_session::records::{self, SavedGame};
 use ur_session::rgn;
+use ur_cli::out;
 
 /// The two forms of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -63,7 +64,7 @@ impl ConvertCmd {
                 ur_solve::atomic::write_atomic(path, output.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
             }
             None => {
-                print!("{output}");
+                out!("{output}")?;
                 Ok(())
             }
         }

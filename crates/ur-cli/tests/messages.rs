@@ -2,7 +2,7 @@
 //! on the board, winners as sides, and a fix that applies.
 
 mod common;
-use common::{engine_run, run_fails, run_ok, ur_command};
+use common::{engine_run, run_fails, ur_command};
 
 #[test]
 fn an_unknown_rule_set_is_named_once() {
@@ -72,5 +72,9 @@ fn eval_of_a_tower_game_does_not_suggest_solving_it() {
     assert!(!err.contains("ur solve"), "tower games cannot be solved: {err}");
     let err = run_fails(&["hint", "--rules", "guard-d6", "--roll", "2"], &["guard-d6"]);
     assert!(!err.contains("ur solve"), "{err}");
-    let _ = run_ok(&["rules"]);
+    let err = run_fails(&["regret", "--bot", "greedy", "--rules", "guard-d6"], &["guard-d6", "race rule sets only"]);
+    assert!(!err.contains("ur solve"), "{err}");
+    // The family in words, not a Rust name.
+    let err = run_fails(&["eval", "--rules", "bens-ur"], &["bens-ur"]);
+    assert!(!err.contains("Bens family"), "{err}");
 }

@@ -54,9 +54,10 @@ fn out_to_a_fifo_is_written_through_and_stays_a_fifo() {
         let _ = std::fs::write(&fifo, "");
         panic!("{}", describe(&args, &out));
     }
+    // Checked before waiting for the reader, which waits for ever on a FIFO replaced.
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO was replaced");
     let read = reader.join().unwrap();
     assert!(read.contains("Rules") || read.contains("[Ur"), "the game in RGN came through the FIFO: {read}");
-    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
 }
 
 #[test]

@@ -94,7 +94,7 @@ fn a_save_path_that_cannot_be_written_is_refused_at_once() {
     run_fails(&["play", "--light", "greedy", "--dark", "greedy", "--save", missing.to_str().unwrap()], &["does not exist"]);
 }
 
-/// Reads `out` up to and including the `n`th prompt (a line ending in "> ").
+/// Reads `out` up to and including the `n`th prompt ("Light [1-2, or help]> ").
 fn read_prompts(out: &mut impl Read, n: usize) -> String {
     let mut seen = String::new();
     let mut prompts = 0;
@@ -102,7 +102,7 @@ fn read_prompts(out: &mut impl Read, n: usize) -> String {
         let mut byte = [0u8];
         assert_eq!(out.read(&mut byte).unwrap(), 1, "the game ended before prompt {}:\n{seen}", prompts + 1);
         seen.push(byte[0] as char);
-        if seen.ends_with("> ") {
+        if seen.ends_with(", or help]> ") {
             prompts += 1;
         }
     }
@@ -154,7 +154,7 @@ fn play_lines(args: &[&str], lines: &str) -> String {
 
 /// The lines that tell the game's steps ("Light throws ...", "Dark plays ...").
 fn step_lines(text: &str) -> Vec<String> {
-    text.lines().filter(|l| l.starts_with("Light ") || l.starts_with("Dark ")).map(str::to_string).collect()
+    text.lines().filter(|l| (l.starts_with("Light ") || l.starts_with("Dark ")) && !l.contains("]> ")).map(str::to_string).collect()
 }
 
 #[test]
