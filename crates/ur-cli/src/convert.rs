@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
+use ur_cli::out;
 use ur_session::records::{self, SavedGame};
 use ur_session::rgn;
-use ur_cli::out;
 
 /// The two forms of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -18,11 +18,11 @@ use clap::Args;
 use serde_json::{json, Value};
 use ur_bots::hint::{Hint, HintError};
 use ur_bots::review::Judge;
+use ur_cli::outln;
 use ur_rules::report::{raw_for_value, RACE_POSITION};
 use ur_rules::{Playable, Rules, Turn};
 pub use ur_session::tables::{LoadedTable, TableOracle};
 use ur_session::{RulesChoice, RulesRef, Session, SessionError};
-use ur_cli::outln;
 
 /// Refuses a rule set beyond the race for a command that needs a solved
 /// table (tables are for race sets only).

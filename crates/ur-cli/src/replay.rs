@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
+use ur_cli::{out, outln};
 use ur_rules::narrate::{family_name, rule_set_name, standing_line};
 use ur_rules::Playable;
 use ur_session::records;
-use ur_cli::{out, outln};
 
 #[derive(Args, Debug)]
 pub struct ReplayCmd {

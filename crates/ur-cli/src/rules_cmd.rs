@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
+use ur_cli::{out, outln};
 use ur_rules::{family_rule_sets, FamilyRuleSet, Options, RuleSetFile, Rules, Side};
 use ur_session::rules_text::{family_options, family_rules_text, race_options, race_rules_text, OptionLine};
 use ur_session::RulesChoice;
-use ur_cli::{out, outln};
 
 #[derive(Args, Debug)]
 pub struct RulesCmd {

@@ -5,10 +5,10 @@
 
 use std::sync::Arc;
 
+use crate::outln;
 use ur_rules::Rules;
 use ur_session::tables::TableSource;
 pub use ur_solve::store::{dir, ENV};
-use crate::outln;
 
 /// Warns on stderr when the store's table for `rules` cannot be used and
 /// is passed over: the caller goes on without one.

@@ -103,7 +103,13 @@ impl TrainSelfPlayCmd {
         eprintln!("self-play on {id} from the {from} model: {} rounds of {} games", cfg.iterations, cfg.games);
         outln!(
             "{:>5} {:>9} {:>8} {:>11} {:>9} {:>12} {:>11}",
-            "round", "positions", "turns", "first wins", "cut off", "before rmse", "after rmse"
+            "round",
+            "positions",
+            "turns",
+            "first wins",
+            "cut off",
+            "before rmse",
+            "after rmse"
         )?;
         let started = Instant::now();
         let (model, reports) = self_play_fit(&rules, (b, w), self.squares, &cfg, |r| {

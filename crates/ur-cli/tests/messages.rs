@@ -47,7 +47,7 @@ fn a_crowded_square_is_named_as_on_the_board() {
     let from = r#"{"to_move":"light","light":{"reserve":5,"off":0,"path":[5,5]},"dark":{"reserve":7,"off":0,"path":[]}}"#;
     let err = run_fails(&["play", "--light", "random", "--dark", "random", "--from", from, "--quiet"], &["holds 2 pieces"]);
     assert!(!err.contains('['), "{err}");
-    assert!(err.contains("square d2") || err.contains("square a2") || err.contains("square ") , "{err}");
+    assert!(err.contains("square d2") || err.contains("square a2") || err.contains("square "), "{err}");
     let square = err.split("square ").nth(1).unwrap().split(' ').next().unwrap();
     assert!(square.len() == 2 && square.as_bytes()[0].is_ascii_lowercase() && square.as_bytes()[1].is_ascii_digit(), "{err}");
 }

@@ -39,10 +39,7 @@ fn ctrl_c_keeps_the_checkpoint_and_the_rerun_says_it_resumes() {
     let dirs: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().filter(|e| e.path().is_dir()).collect();
     assert_eq!(dirs.len(), 1, "one checkpoint folder");
     let ckpt = dirs[0].path();
-    assert!(
-        err.contains(&format!("interrupted: checkpoint kept in {}; run the same command to resume", ckpt.display())),
-        "{err}"
-    );
+    assert!(err.contains(&format!("interrupted: checkpoint kept in {}; run the same command to resume", ckpt.display())), "{err}");
     let again = run_ok(&args);
     assert!(again.contains(&format!("resuming from the checkpoint of finkel in {}", ckpt.display())), "{again}");
     assert!(out.exists() && !ckpt.exists());
