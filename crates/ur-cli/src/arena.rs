@@ -4,6 +4,8 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
@@ -11,6 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ur_session::arena::{file_hash, Arena, ArenaError, ArenaSpec, Report, Run, RunOptions, Start};
 
 use crate::rules_arg::RulesArgs;
+use ur_cli::{out, outln};
 
 #[derive(Args, Debug)]
 pub struct ArenaCmd {
@@ -120,8 +123,17 @@ impl ArenaCmd {
             e => e.into(),
         })?;
         let total = arena.total() as u64;
-        let opts =
-            RunOptions { threads: self.threads, save: self.save.clone(), rules_file_hash, weights_hash, stop_after: self.stop_after };
+        let interrupt = Arc::new(AtomicBool::new(false));
+        let signal = Arc::new(AtomicI32::new(0));
+        watch_signals(interrupt.clone(), signal.clone())?;
+        let opts = RunOptions {
+            threads: self.threads,
+            save: self.save.clone(),
+            rules_file_hash,
+            weights_hash,
+            stop_after: self.stop_after,
+            interrupt: Some(interrupt),
+        };
         let bar = progress_bar(total, self.out.quiet, "games");
         let mut first = true;
         let run = arena.run(&opts, |done| {
@@ -136,6 +148,15 @@ impl ArenaCmd {
             e => e.into(),
         })?;
         let speed = speed_line(&run);
+        if run.interrupted {
+            let kept = run.outcomes.iter().filter(|o| o.is_some()).count();
+            let said = match &run.save {
+                Some(path) => format!("{kept} of {total} games kept in {}; run the same command to go on", path.display()),
+                None => format!("{kept} of {total} games played, none kept (--save FILE keeps them)"),
+            };
+            crate::signals::say(&format!("{speed}\ninterrupted: {said}"));
+            std::process::exit(crate::signals::status(signal.load(Ordering::Relaxed)));
+        }
         let Some(results) = run.complete() else {
             // Only --stop-after leaves games unplayed, and it needs --save.
             let path = run.save.as_ref().map_or_else(String::new, |p| p.display().to_string());
@@ -151,11 +172,11 @@ impl ArenaCmd {
 
     fn print(&self, report: &Report, speed: &str) -> Result<()> {
         if self.out.json {
-            println!("{}", serde_json::to_string_pretty(report)?);
+            outln!("{}", serde_json::to_string_pretty(report)?)?;
             eprintln!("{speed}");
         } else {
-            print!("{}", text_report(report));
-            println!("{speed}");
+            out!("{}", text_report(report))?;
+            outln!("{speed}")?;
         }
         Ok(())
     }
@@ -195,6 +216,17 @@ impl ArenaCmd {
 }
 
 /// How fast this run played, and how many games came from the save file.
+/// The first stop signal asks the arena to stop (it saves the games
+/// finished and says so); a second one ends the program at once.
+fn watch_signals(interrupt: Arc<AtomicBool>, signal: Arc<AtomicI32>) -> Result<()> {
+    crate::signals::on_stop(move |s| {
+        if interrupt.swap(true, Ordering::Relaxed) {
+            std::process::exit(crate::signals::status(s));
+        }
+        signal.store(s, Ordering::Relaxed);
+    })
+}
+
 fn speed_line(run: &Run) -> String {
     let (played, secs, threads, resumed) = (run.played, run.secs, run.threads, run.resumed);
     let from = run.save.as_ref().map_or_else(String::new, |p| p.display().to_string());

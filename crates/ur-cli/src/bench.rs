@@ -9,6 +9,7 @@ use ur_rules::{SeededDice, Side};
 use ur_session::duel::play_to_end;
 
 use crate::rules_arg::RulesArgs;
+use ur_cli::outln;
 
 #[derive(Args, Debug)]
 pub struct BenchCmd {
@@ -52,14 +53,14 @@ impl BenchCmd {
         });
         let secs = started.elapsed().as_secs_f64();
         let (games, light, throws) = results.iter().fold((0, 0, 0), |a, r| (a.0 + r.0, a.1 + r.1, a.2 + r.2));
-        println!("rules: {}  pieces: {}  threads: {}", rules.id(), rules.pieces(), self.threads);
-        println!("games: {games}  time: {secs:.3} s  games/s: {:.0}", games as f64 / secs);
-        println!(
+        outln!("rules: {}  pieces: {}  threads: {}", rules.id(), rules.pieces(), self.threads)?;
+        outln!("games: {games}  time: {secs:.3} s  games/s: {:.0}", games as f64 / secs)?;
+        outln!(
             "throws/game: {:.1}  throws/s: {:.0}  light (first) wins: {:.2}%",
             throws as f64 / games as f64,
             throws as f64 / secs,
             100.0 * light as f64 / games as f64
-        );
+        )?;
         Ok(())
     }
 }
@@ -82,21 +83,21 @@ fn bench_bot(rules: &RulesArgs, bot: &str, games: u64, seed: u64) -> Result<()> 
         .with_context(|| format!("{bot} against itself, game {}", g + 1))?;
     }
     let secs = busy.as_secs_f64();
-    println!("rules: {}  bot: {bot}  games: {games}  threads: 1", rules.rules);
-    println!("decisions: {decisions}  time deciding: {secs:.3} s  per decision: {:.3} ms", 1e3 * secs / decisions.max(1) as f64);
+    outln!("rules: {}  bot: {bot}  games: {games}  threads: 1", rules.rules)?;
+    outln!("decisions: {decisions}  time deciding: {secs:.3} s  per decision: {:.3} ms", 1e3 * secs / decisions.max(1) as f64)?;
     let stats = players.iter().filter_map(|p| p.stats()).fold(SearchStats::default(), |a, s| SearchStats {
         searches: a.searches + s.searches,
         playouts: a.playouts + s.playouts,
         nodes: a.nodes + s.nodes,
     });
     if stats.searches > 0 {
-        println!(
+        outln!(
             "searches: {}  playouts/s: {:.0}  tree nodes/s: {:.0}  nodes per search: {:.0}",
             stats.searches,
             stats.playouts as f64 / secs,
             stats.nodes as f64 / secs,
             stats.nodes as f64 / stats.searches as f64
-        );
+        )?;
     }
     Ok(())
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
+use ur_cli::out;
 use ur_session::records::{self, SavedGame};
 use ur_session::rgn;
 
@@ -63,7 +64,7 @@ impl ConvertCmd {
                 ur_solve::atomic::write_atomic(path, output.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
             }
             None => {
-                print!("{output}");
+                out!("{output}")?;
                 Ok(())
             }
         }

@@ -18,6 +18,7 @@ use clap::Args;
 use serde_json::{json, Value};
 use ur_bots::hint::{Hint, HintError};
 use ur_bots::review::Judge;
+use ur_cli::outln;
 use ur_rules::report::{raw_for_value, RACE_POSITION};
 use ur_rules::{Playable, Rules, Turn};
 pub use ur_session::tables::{LoadedTable, TableOracle};
@@ -31,7 +32,11 @@ use ur_session::{RulesChoice, RulesRef, Session, SessionError};
 pub fn race_only(id: &str, cmd: &str) -> Result<()> {
     match ur_rules::family_of(id) {
         Some(f) if f != ur_rules::Family::Race => {
-            bail!("{cmd} needs a solved table, and tables exist for race rule sets only; '{id}' is of the {f:?} family")
+            bail!(
+                "{cmd} needs a solved table, and tables exist for race rule sets only; '{id}' is of the {} family \
+                 (`ur play --rules {id}` plays it, and `ur review` judges its games)",
+                ur_rules::narrate::family_name(f)
+            )
         }
         _ => Ok(()),
     }
@@ -115,6 +120,9 @@ struct Loaded {
 
 impl TableArgs {
     fn load(&self, cmd: &str) -> Result<Loaded> {
+        if let Some(id) = self.rules.builtin_id() {
+            race_only(id, &format!("ur {cmd}"))?;
+        }
         let (table, rules) = match &self.table {
             Some(path) => {
                 let table = LoadedTable::open(path)?;
@@ -197,17 +205,17 @@ impl EvalCmd {
                 "rules": session.game().rule_id(), "options": session.options(), "to_move": me, "winner": e.winner,
                 "win": p, "light_win": e.light_win, "dark_win": e.dark_win,
             });
-            println!("{out}");
+            outln!("{out}")?;
             return Ok(());
         }
-        println!("{}, table {}", RulesRef::new(session.game().rule_id(), session.options().clone()), table.display());
+        outln!("{}, table {}", RulesRef::new(session.game().rule_id(), session.options().clone()), table.display())?;
         if let Some(w) = e.winner {
-            println!("{w} has borne off every piece: the game is over");
+            outln!("{w} has borne off every piece: the game is over")?;
         }
-        println!("{me} (to move) wins with probability {}", pct(p));
-        println!("{} wins with probability {}", me.other(), pct(1.0 - p));
+        outln!("{me} (to move) wins with probability {}", pct(p))?;
+        outln!("{} wins with probability {}", me.other(), pct(1.0 - p))?;
         if let Some(raw) = throw {
-            println!("(these are before the throw; `ur hint` judges the moves of throw {raw})");
+            outln!("(these are before the throw; `ur hint` judges the moves of throw {raw})")?;
         }
         Ok(())
     }
@@ -277,12 +285,12 @@ impl HintCmd {
             if self.args.json {
                 let out = json!({"rules": game.rule_id(), "options": session.options(), "to_move": w.other(), "winner": w,
                     "win": 0.0, "win_before_throw": 0.0, "passed": false, "moves": [], "judge": judge.name(), "exact": judge.exact()});
-                println!("{out}");
+                outln!("{out}")?;
                 return Ok(());
             }
-            println!("{rules}, {source}");
-            println!("{w} has borne off every piece: the game is over, there is nothing to move");
-            println!("{} (to move) wins with probability {}", w.other(), pct(0.0));
+            outln!("{rules}, {source}")?;
+            outln!("{w} has borne off every piece: the game is over, there is nothing to move")?;
+            outln!("{} (to move) wins with probability {}", w.other(), pct(0.0))?;
             return Ok(());
         }
         let hint = match session.hint(Some(raw), self.depth) {
@@ -301,18 +309,18 @@ impl HintCmd {
                 "passed": moves.is_empty(), "moves": list,
                 "judge": judge.name(), "exact": judge.exact(),
             });
-            println!("{out}");
+            outln!("{out}")?;
             return Ok(());
         }
-        println!("{rules}, {source}");
-        println!("{me} to move, throw {value} (raw {raw}); {me} wins with probability {} before the throw", pct(before));
+        outln!("{rules}, {source}")?;
+        outln!("{me} to move, throw {value} (raw {raw}); {me} wins with probability {} before the throw", pct(before))?;
         if moves.is_empty() {
-            println!("no legal move: the turn passes; {me} wins with probability {}", pct(win));
+            outln!("no legal move: the turn passes; {me} wins with probability {}", pct(win))?;
             return Ok(());
         }
         match moves.len() {
-            1 => println!("1 legal move ({me}'s win probability after it):"),
-            n => println!("{n} legal moves, best first ({me}'s win probability after each):"),
+            1 => outln!("1 legal move ({me}'s win probability after it):")?,
+            n => outln!("{n} legal moves, best first ({me}'s win probability after each):")?,
         }
         for m in &moves {
             let mark = if m.best { "   <- best" } else { "" };
@@ -321,7 +329,7 @@ impl HintCmd {
                 Some(false) => " (then end the turn)",
                 None => "",
             };
-            println!("  {:>9}  {}{then}{mark}", pct(m.win), m.text);
+            outln!("  {:>9}  {}{then}{mark}", pct(m.win), m.text)?;
         }
         Ok(())
     }

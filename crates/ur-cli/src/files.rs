@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use anyhow::{anyhow, Context, Result};
-use ur_session::records::SavedGame;
+use ur_session::records::{SavedGame, Seats};
 
 /// Writes weights as pretty JSON, atomically, creating the directory if needed.
 pub fn write_weights(path: &Path, weights: &ur_bots::Weights) -> Result<()> {
@@ -54,9 +54,17 @@ fn parse_weights(path: &Path, text: &str) -> Result<ur_bots::Weights> {
 /// # Errors
 /// The file cannot be read, is not JSON, or is not a record.
 pub fn read_game(path: &Path) -> Result<SavedGame> {
+    Ok(read_game_with_seats(path)?.0)
+}
+
+/// As [`read_game`], with who played the game when the record says.
+///
+/// # Errors
+/// As [`read_game`].
+pub fn read_game_with_seats(path: &Path) -> Result<(SavedGame, Option<Seats>)> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
-    Ok(ur_session::records::read_game(&name, &text)?)
+    Ok(ur_session::records::read_game_with_seats(&name, &text)?)
 }
 
 /// Refuses an output path that cannot be written (a folder, a missing

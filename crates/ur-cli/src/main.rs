@@ -12,14 +12,17 @@ mod review;
 mod rules_arg;
 mod rules_cmd;
 mod serve;
+mod signals;
 mod solve_cmd;
 mod train_eval;
 mod train_selfplay;
 mod train_table;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use ur_cli::out::StdoutError;
 use ur_cli::{engine, table_store};
 
 #[derive(Parser)]
@@ -94,10 +97,14 @@ fn main() -> ExitCode {
         Command::TrainSelfplay(c) => c.run(),
         Command::TrainTable(c) => c.run(),
     };
+    // What standard output still holds is written now, so that a failure is seen.
+    let result = result.and_then(|()| Ok(ur_cli::out::flush()?));
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that went away (where SIGPIPE does not end the program first): a quiet end.
+        Err(e) if e.chain().any(|c| c.downcast_ref::<StdoutError>().is_some_and(StdoutError::is_broken_pipe)) => ExitCode::from(141),
         Err(e) => {
-            eprintln!("error: {e:#}");
+            let _ = writeln!(std::io::stderr(), "error: {e:#}");
             ExitCode::FAILURE
         }
     }

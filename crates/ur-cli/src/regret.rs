@@ -11,6 +11,7 @@ use ur_session::regret::{RegretReport, RegretSpec};
 
 use crate::arena::{progress_bar, MeasureArgs};
 use crate::eval_cmd::{race_only, LoadedTable, TableOracle, TableRulesArgs};
+use ur_cli::{out, outln};
 
 #[derive(Args, Debug)]
 pub struct RegretCmd {
@@ -41,15 +42,15 @@ pub struct RegretCmd {
 
 impl RegretCmd {
     fn load(&self) -> Result<Oracle> {
+        if let Some(id) = self.rules.builtin_id() {
+            race_only(id, "ur regret")?;
+        }
         let Some(path) = &self.table else {
             bail!(
                 "ur regret needs --table FILE, a table made by `ur solve` to judge the moves (for example `ur solve finkel --pieces 3 --out f3.urt`)"
             );
         };
         let table = LoadedTable::open(path)?;
-        if let Some(id) = self.rules.builtin_id() {
-            race_only(id, "ur regret")?;
-        }
         let rules = self.rules.load(&table)?;
         Ok(table.oracle(Arc::new(rules))?)
     }
@@ -79,9 +80,9 @@ impl RegretCmd {
             e => e.into(),
         })?;
         if self.out.json {
-            println!("{}", serde_json::to_string_pretty(&report)?);
+            outln!("{}", serde_json::to_string_pretty(&report)?)?;
         } else {
-            print!("{}", text_report(&report));
+            out!("{}", text_report(&report))?;
         }
         Ok(())
     }

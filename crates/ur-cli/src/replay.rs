@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
+use ur_cli::{out, outln};
 use ur_rules::narrate::{family_name, rule_set_name, standing_line};
 use ur_rules::Playable;
 use ur_session::records;
@@ -21,13 +22,13 @@ impl ReplayCmd {
         let records::Replayed { game, steps, rules_from_file } = records::replay(&name, &saved)?;
         let from = if rules_from_file { ", from the rule-set file stored in the record" } else { "" };
         let what = if matches!(saved, records::SavedGame::Race(_)) { "actions" } else { "steps" };
-        println!(
+        outln!(
             "{steps} {what} replayed under {} ({}, {} family{from}); every one is legal.",
             game.rule_id(),
             rule_set_name(&game),
             family_name(game.family())
-        );
-        print!("{}{}", game.board_text(), standing_line(&game));
+        )?;
+        out!("{}{}", game.board_text(), standing_line(&game))?;
         Ok(())
     }
 }

@@ -21,6 +21,7 @@ use ur_session::{NoTables, Session};
 
 use crate::arena::{progress_bar, MeasureArgs};
 use crate::table_store;
+use ur_cli::out;
 
 #[derive(Args, Debug)]
 pub struct ReviewCmd {
@@ -257,7 +258,7 @@ impl ReviewCmd {
     /// The report printed, or written to the -o file in one piece.
     fn write(&self, report: &str) -> Result<()> {
         let Some(path) = &self.output else {
-            print!("{report}");
+            out!("{report}")?;
             return Ok(());
         };
         ur_solve::atomic::write_atomic(path, report.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
+use ur_cli::{out, outln};
 use ur_rules::{family_rule_sets, FamilyRuleSet, Options, RuleSetFile, Rules, Side};
 use ur_session::rules_text::{family_options, family_rules_text, race_options, race_rules_text, OptionLine};
 use ur_session::RulesChoice;
@@ -40,16 +41,16 @@ impl RulesCmd {
             None => {
                 for file in RuleSetFile::all_builtin() {
                     let rules = Rules::from_file(&file, &Options::new())?;
-                    println!("{:<24} {}", file.id, rules.spec.summary);
+                    outln!("{:<24} {}", file.id, rules.spec.summary)?;
                 }
                 let others = family_rule_sets();
                 if !others.is_empty() {
-                    println!("\nBeyond the race:");
+                    outln!("\nBeyond the race:")?;
                     for r in &others {
-                        println!("{:<24} {} ({} family; {})", r.id, r.name, ur_rules::narrate::family_name(r.family), r.source);
+                        outln!("{:<24} {} ({} family; {})", r.id, r.name, ur_rules::narrate::family_name(r.family), r.source)?;
                     }
                 }
-                println!("\n`ur rules show ID` explains one rule set; `--rules-file FILE` loads your own.");
+                outln!("\n`ur rules show ID` explains one rule set; `--rules-file FILE` loads your own.")?;
                 Ok(())
             }
             Some(RulesAction::Show { id, rules_file, pieces, options }) => {
@@ -59,12 +60,12 @@ impl RulesCmd {
                         // Check the options given against the rule set itself.
                         let given = choice.given_options()?;
                         choice.new_game(Side::Light)?;
-                        print!("{}", describe_family_set(&set, &given));
+                        out!("{}", describe_family_set(&set, &given))?;
                         return Ok(());
                     }
                 }
                 let loaded = choice.load()?;
-                print!("{}", describe(&loaded.file, &loaded.rules));
+                out!("{}", describe(&loaded.file, &loaded.rules))?;
                 Ok(())
             }
         }

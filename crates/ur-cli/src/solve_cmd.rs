@@ -1,12 +1,14 @@
 //! `ur solve`: exact win probabilities for every position of a race rule set.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use ur_solve::{memory_needed, solve, Encoding, Indexer, Layer, Progress, SolveConfig, SolveError};
+
+use ur_cli::outln;
 
 use crate::rules_arg::RulesArgs;
 
@@ -50,14 +52,14 @@ impl SolveCmd {
         }
         let index = Indexer::new(&rules)?;
         let need = memory_needed(&rules, &index, !self.no_checkpoint, encoding.width() as u64);
-        println!(
+        outln!(
             "{} with {} pieces: {} positions (side to move); memory needed {:.2} GiB; table {:.2} MiB",
             rules.id(),
             rules.pieces(),
             index.len(),
             gib(need),
             index.len() as f64 * encoding.width() as f64 / 1048576.0
-        );
+        )?;
         check_memory(&rules, &index, need)?;
         let out = match self.out.take() {
             Some(path) => {
@@ -71,6 +73,13 @@ impl SolveCmd {
             dir.push(format!(".ckpt-{}", ur_solve::table::fingerprint(&rules)));
             PathBuf::from(dir)
         });
+        if let Some(dir) = &checkpoint {
+            let layers = saved_layers(dir);
+            if layers > 0 {
+                outln!("resuming from the checkpoint of {} in {}: {layers} layers already solved", rules.id(), dir.display())?;
+            }
+        }
+        watch_signals(checkpoint.clone())?;
         let cfg = SolveConfig { tolerance: self.tolerance, threads: self.threads, checkpoint: checkpoint.clone() };
         let bar = Bar::new(index.len(), self.quiet);
         let started = Instant::now();
@@ -92,11 +101,32 @@ impl SolveCmd {
         }
         let start = ur_rules::State::start(&rules, ur_rules::Side::Light);
         let p = solution.values[index.rank(&start) as usize];
-        println!("solved in {secs:.2} s: {} sweeps, residual {:.2e}", solution.sweeps, solution.residual);
-        println!("first player wins from the start with probability {:.10}%", 100.0 * p);
-        println!("table written to {}", out.display());
+        outln!("solved in {secs:.2} s: {} sweeps, residual {:.2e}", solution.sweeps, solution.residual)?;
+        outln!("first player wins from the start with probability {:.10}%", 100.0 * p)?;
+        outln!("table written to {}", out.display())?;
         Ok(())
     }
+}
+
+/// The layers solved and saved in a checkpoint folder.
+fn saved_layers(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+    entries.flatten().filter(|e| e.file_name().to_string_lossy().starts_with("layer-")).count()
+}
+
+/// On a stop signal, says what the checkpoint keeps and how to go on, then ends.
+fn watch_signals(checkpoint: Option<PathBuf>) -> Result<()> {
+    crate::signals::on_stop(move |signal| {
+        let said = match &checkpoint {
+            Some(dir) if saved_layers(dir) > 0 => {
+                format!("interrupted: checkpoint kept in {}; run the same command to resume", dir.display())
+            }
+            Some(_) => "interrupted before the first layers were solved: nothing to keep".into(),
+            None => "interrupted: nothing kept (--no-checkpoint); the next run starts over".into(),
+        };
+        crate::signals::say(&format!("\n{said}"));
+        std::process::exit(crate::signals::status(signal));
+    })
 }
 
 fn gib(bytes: u64) -> f64 {

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use crate::outln;
 use ur_rules::Rules;
 use ur_session::tables::TableSource;
 pub use ur_solve::store::{dir, ENV};
@@ -31,26 +32,26 @@ impl TablesCmd {
         let listed = ur_solve::store::list(&store)?;
         if self.json {
             let tables: Vec<_> = listed.iter().map(json).collect();
-            println!("{}", serde_json::json!({ "store": store, "tables": tables }));
+            outln!("{}", serde_json::json!({ "store": store, "tables": tables }))?;
             return Ok(());
         }
-        println!("Table store: {} ({} files; set {ENV} to use another folder)", store.display(), listed.len());
+        outln!("Table store: {} ({} files; set {ENV} to use another folder)", store.display(), listed.len())?;
         for l in &listed {
             let name = l.file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
             match &l.table {
-                Ok(t) => println!(
+                Ok(t) => outln!(
                     "  {:<24} {:>2} pieces {:>14} positions  {}  {}",
                     t.header.rules_id,
                     t.header.options.get("pieces").map_or_else(String::new, ToString::to_string),
                     t.header.positions,
                     t.header.encoding.name(),
                     name
-                ),
-                Err(e) => println!("  unusable: {e}"),
+                )?,
+                Err(e) => outln!("  unusable: {e}")?,
             }
         }
         if listed.is_empty() {
-            println!("  (none yet: `ur solve ID` solves a race rule set into the store)");
+            outln!("  (none yet: `ur solve ID` solves a race rule set into the store)")?;
         }
         Ok(())
     }

@@ -17,6 +17,7 @@ use serde_json::json;
 use ur_bots::eval::{geometry_key, Evaluator, NF};
 use ur_bots::expectimax::Search;
 use ur_bots::train::{self, Data, Errors, Model, Samples, Specialised};
+use ur_cli::outln;
 use ur_rules::{OptionValue, Options, Rules};
 use ur_solve::{solve, Indexer, Silent, SolveConfig, Table, Values};
 
@@ -147,14 +148,29 @@ impl TrainEvalCmd {
         let weights = train::make_weights(&generic, &specialised, serde_json::Value::Null);
         let train_err = train::errors(&generic.rounded(), &all);
 
-        println!(
+        outln!(
             "{:<24} {:>6} {:>9} {:>12} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10}",
-            "rules", "pieces", "positions", "model", "rmse pp", "mae pp", "p95 pp", "generic", "regret d1", "regret d2"
-        );
-        println!(
+            "rules",
+            "pieces",
+            "positions",
+            "model",
+            "rmse pp",
+            "mae pp",
+            "p95 pp",
+            "generic",
+            "regret d1",
+            "regret d2"
+        )?;
+        outln!(
             "{:<24} {:>6} {:>9} {:>12} {:>9.3} {:>9.3} {:>9.3}",
-            "(training set)", "", train_err.positions, "generic", train_err.rmse_pp, train_err.mae_pp, train_err.p95_pp
-        );
+            "(training set)",
+            "",
+            train_err.positions,
+            "generic",
+            train_err.rmse_pp,
+            train_err.mae_pp,
+            train_err.p95_pp
+        )?;
         let held_rows: Vec<serde_json::Value> = parts.iter().map(|p| measure(&p.id, p.pieces, &p.solved, &p.held, &weights)).collect();
         for (id, n) in &checks {
             let solved = self.solve(id, *n)?;
@@ -187,7 +203,7 @@ impl TrainEvalCmd {
         });
         let weights = train::make_weights(&generic, &specialised, training);
         crate::files::write_weights(&self.out, &weights)?;
-        println!("weights written to {}", self.out.display());
+        outln!("weights written to {}", self.out.display())?;
         Ok(())
     }
 
@@ -245,9 +261,19 @@ fn measure(id: &str, n: u8, solved: &Solved, samples: &Samples, weights: &ur_bot
         })
         .0;
     }
-    println!(
+    // A progress line: a failed write is found by the next one the command checks.
+    let _ = outln!(
         "{:<24} {:>6} {:>9} {:>12} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>10.4} {:>10.4}",
-        id, n, e.positions, model, e.rmse_pp, e.mae_pp, e.p95_pp, generic.rmse_pp, regret[0], regret[1]
+        id,
+        n,
+        e.positions,
+        model,
+        e.rmse_pp,
+        e.mae_pp,
+        e.p95_pp,
+        generic.rmse_pp,
+        regret[0],
+        regret[1]
     );
     json!({
         "rules": id, "pieces": n, "model": model, "errors": e, "generic_rmse_pp": generic.rmse_pp,

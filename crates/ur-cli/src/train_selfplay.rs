@@ -19,6 +19,7 @@ use serde_json::json;
 use ur_bots::selfplay::{self_play_fit, SelfPlayConfig};
 
 use crate::rules_arg::RulesArgs;
+use ur_cli::outln;
 
 #[derive(Args, Debug)]
 pub struct TrainSelfPlayCmd {
@@ -100,13 +101,20 @@ impl TrainSelfPlayCmd {
             seed: self.seed,
         };
         eprintln!("self-play on {id} from the {from} model: {} rounds of {} games", cfg.iterations, cfg.games);
-        println!(
+        outln!(
             "{:>5} {:>9} {:>8} {:>11} {:>9} {:>12} {:>11}",
-            "round", "positions", "turns", "first wins", "cut off", "before rmse", "after rmse"
-        );
+            "round",
+            "positions",
+            "turns",
+            "first wins",
+            "cut off",
+            "before rmse",
+            "after rmse"
+        )?;
         let started = Instant::now();
         let (model, reports) = self_play_fit(&rules, (b, w), self.squares, &cfg, |r| {
-            println!(
+            // A progress line: a failed write is found by the next one the command checks.
+            let _ = outln!(
                 "{:>5} {:>9} {:>8.1} {:>10.1}% {:>9} {:>12.3} {:>11.3}   ({:.0} s)",
                 r.iteration,
                 r.positions,
@@ -134,7 +142,7 @@ impl TrainSelfPlayCmd {
         weights.put_model(&rules, &id, (m.bias, m.w, m.squares), "self_play", record);
         weights.check().map_err(|e| anyhow::anyhow!("{e}"))?;
         crate::files::write_weights(&self.out, &weights)?;
-        println!("weights written to {} (model {id}, {:.0} s)", self.out.display(), started.elapsed().as_secs_f64());
+        outln!("weights written to {} (model {id}, {:.0} s)", self.out.display(), started.elapsed().as_secs_f64())?;
         Ok(())
     }
 

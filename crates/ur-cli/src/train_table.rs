@@ -21,6 +21,7 @@ use ur_bots::eval::Evaluator;
 use ur_bots::train::{fit_exact, rmse_pp, sample_positions};
 
 use crate::eval_cmd::{LoadedTable, TableOracle, TableRulesArgs};
+use ur_cli::outln;
 
 #[derive(Args, Debug)]
 pub struct TrainTableCmd {
@@ -70,7 +71,7 @@ impl TrainTableCmd {
         let model = fit_exact(&rules, &train, self.squares, self.l2).rounded();
         let before = rmse_pp(&Evaluator::with_weights(rules.clone(), &weights), &held);
         let after = rmse_pp(&model.evaluator(&rules), &held);
-        println!("held-out RMSE over {} positions: {before:.3} pp with the base weights, {after:.3} pp with {id}", held.len());
+        outln!("held-out RMSE over {} positions: {before:.3} pp with the base weights, {after:.3} pp with {id}", held.len())?;
 
         let record = json!({
             "id": id,
@@ -89,7 +90,7 @@ impl TrainTableCmd {
         weights.put_model(&rules, &id, (model.bias, model.w, model.squares), "table_fits", record);
         weights.check().map_err(|e| anyhow::anyhow!("{e}"))?;
         crate::files::write_weights(&self.out, &weights)?;
-        println!("weights written to {} (model {id})", self.out.display());
+        outln!("weights written to {} (model {id})", self.out.display())?;
         Ok(())
     }
 

@@ -264,3 +264,29 @@ fn a_damaged_save_file_is_refused() {
     run_fails(&with(&SMALL, &["--stop-after", "3"]), &["--save"]);
     run_fails(&with(&SMALL, &["--save", "/nonexistent/dir/arena.json", "--quiet"]), &["/nonexistent/dir"]);
 }
+
+#[test]
+fn ctrl_c_keeps_every_game_it_counts() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("a.json");
+    let s = path_str(&save);
+    let args = ["arena", "--bots", "random,greedy", "--games", "20000", "--threads", "1", "--quiet", "--save", s];
+    let mut child = common::ur_cmd(&args).stdin(std::process::Stdio::null()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    // Wait for a save with games in it, then interrupt.
+    let started = std::time::Instant::now();
+    while !save.exists() || saved_games(&save).1 == 0 {
+        assert!(started.elapsed().as_secs() < 300, "no games saved in 300 s");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // SAFETY: sending a signal to our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    let line = err.lines().find(|l| l.starts_with("interrupted: ")).unwrap_or_else(|| panic!("no message: {err}"));
+    let kept: usize = line["interrupted: ".len()..].split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(line, format!("interrupted: {kept} of 20000 games kept in {s}; run the same command to go on"));
+    assert_eq!(saved_games(&save), (20000, kept), "the file holds every game the message counts");
+}

@@ -166,10 +166,11 @@ fn bell_games_report_the_pot() {
 fn the_same_seed_gives_the_same_record() {
     let dir = TempDir::new().unwrap();
     for id in ["finkel", "v1-named-birds", "regency-bell", "walker-cyningstan"] {
-        let a = fs::read(bot_game(dir.path(), &["--rules", id], 42, "a.json")).unwrap();
-        let b = fs::read(bot_game(dir.path(), &["--rules", id], 42, "b.json")).unwrap();
+        // Each game its own file: --save does not replace one.
+        let a = fs::read(bot_game(dir.path(), &["--rules", id], 42, &format!("{id}-a.json"))).unwrap();
+        let b = fs::read(bot_game(dir.path(), &["--rules", id], 42, &format!("{id}-b.json"))).unwrap();
         assert_eq!(a, b, "{id}: two games with seed 42 differ");
-        let c = fs::read(bot_game(dir.path(), &["--rules", id], 43, "c.json")).unwrap();
+        let c = fs::read(bot_game(dir.path(), &["--rules", id], 43, &format!("{id}-c.json"))).unwrap();
         assert_ne!(a, c, "{id}: seeds 42 and 43 gave the same game");
     }
     // A roll-off is part of the seeded sequence too.
@@ -259,7 +260,7 @@ fn hint_shows_every_choice_with_its_win_chance() {
     assert!(out.contains("2 (c1) -> 6 (b2)") && out.contains("-2.26 pp"), "{out}");
     assert!(out.lines().filter(|l| l.trim_end().ends_with("%  best")).count() >= 6, "{out}");
     // A game played to the end is summed up.
-    let out = human_game(dir.path(), &["--rules", "finkel"], "3", &"1\n".repeat(3000), &save);
+    let out = human_game(dir.path(), &["--rules", "finkel"], "3", &"1\n".repeat(3000), &dir.path().join("hint-end.json"));
     assert!(out.contains("Your play, judged by an expectimax:3 search: ") && out.contains("The dice's luck: "), "{out}");
     assert!(!out.contains("Play with --save FILE"), "the game was saved: {out}");
 }

@@ -103,8 +103,9 @@ fn play_from_starts_at_the_position_in_every_family() {
         ("bens-ur", "l:3aG.1,-"),
         ("ludens-akalandung", "l:13w4t6.1,2"),
     ];
-    for (rules, from) in cases {
-        let save = dir.path().join(format!("{rules}.json"));
+    for (k, (rules, from)) in cases.into_iter().enumerate() {
+        // A file for each game: --save does not replace one.
+        let save = dir.path().join(format!("{rules}-{k}.json"));
         let out = play_from(rules, from, &"1\n".repeat(40), &save);
         assert!(out.contains("Game saved"), "{rules}: {out}");
         let record: Value = serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();

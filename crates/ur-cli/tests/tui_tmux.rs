@@ -30,9 +30,14 @@ struct Pane {
 
 impl Pane {
     fn start(name: &str, args: &[&str]) -> Pane {
+        Pane::start_then(name, args, "sleep 600")
+    }
+
+    /// As [`Pane::start`], with `after` run in the pane once `ur` exits.
+    fn start_then(name: &str, args: &[&str], after: &str) -> Pane {
         let socket = format!("ur-tui-test-{}-{name}", std::process::id());
         let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
-        let command = format!("env -u NO_COLOR UR_TUI_TEST_PANIC=1 '{BIN}' play {}; echo \"EXITED $?\"; sleep 600", quoted.join(" "));
+        let command = format!("env -u NO_COLOR UR_TUI_TEST_PANIC=1 '{BIN}' play {}; echo \"EXITED $?\"; {after}", quoted.join(" "));
         let ok = Command::new("tmux")
             .args(["-L", &socket, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "32", "-s", "t", "sh", "-c", &command])
             .status()
@@ -44,6 +49,15 @@ impl Pane {
     fn screen(&self) -> String {
         let out = Command::new("tmux").args(["-L", &self.socket, "capture-pane", "-p", "-t", "t"]).output().expect("tmux runs");
         String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// The process id of the `ur` the pane runs.
+    fn ur_pid(&self) -> i32 {
+        let out = Command::new("tmux").args(["-L", &self.socket, "display", "-p", "-t", "t", "#{pane_pid}"]).output().unwrap();
+        let shell = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let out = Command::new("ps").args(["-o", "pid=", "--ppid", &shell]).output().expect("ps runs");
+        let pid = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        pid.parse().unwrap_or_else(|_| panic!("no child of the pane's shell {shell}: {pid:?}"))
     }
 
     fn keys(&self, keys: &[&str]) {
@@ -367,4 +381,59 @@ fn a_hint_from_a_solved_table_says_so() {
     pane.keys(&["h"]);
     let h = pane.wait("a hint", |s| s.contains(" Hint "));
     assert!(h.contains("the solved table: exact") && h.contains(" %"), "{h}");
+}
+
+/// The terminal's line discipline after `ur` exits: `STTY icanon` and
+/// `STTY echo` when it was given back, `-icanon`/`-echo` when left raw.
+const STTY: &str = "for f in $(stty -a); do case $f in icanon|-icanon|echo|-echo) echo \"STTY $f\";; esac; done; sleep 600";
+
+/// The number of steps in a saved record.
+fn saved_steps(path: &std::path::Path) -> usize {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let r: serde_json::Value = serde_json::from_str(&text).unwrap();
+    r.get("actions").or_else(|| r.get("steps")).and_then(serde_json::Value::as_array).map_or(0, Vec::len)
+}
+
+#[test]
+fn the_game_is_saved_as_it_goes_and_kept_on_sigterm_and_sighup() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    for (signal, name, code) in [(libc::SIGTERM, "term", 143), (libc::SIGHUP, "hup", 129)] {
+        let (_dir, path) = save_path(name);
+        let save = path.to_str().unwrap();
+        let pane = Pane::start_then(name, &["--seed", "8", "--no-animation", "--save", save], STTY);
+        let mut s = pane.wait("the first roll", at_roll);
+        let mut decided = 0;
+        while decided < 3 {
+            let before = step(&s);
+            pane.keys(&[if at_roll(&s) { "Space" } else { "Enter" }]);
+            if at_decision(&s) {
+                decided += 1;
+            }
+            s = pane.wait("a step", |s| settled(s, before));
+        }
+        // The game goes on, and the file already holds every step shown.
+        let shown = step(&s).unwrap();
+        assert_eq!(saved_steps(&path), shown, "{name}: the record as it stands:\n{s}");
+        // SAFETY: sending a signal to a process this test started.
+        unsafe { libc::kill(pane.ur_pid(), signal) };
+        let after = pane.wait("the app to exit", |s| s.contains("STTY"));
+        assert!(after.contains(&format!("EXITED {code}")), "{name}:\n{after}");
+        assert!(after.contains("STTY icanon") && after.contains("STTY echo"), "{name}: the terminal is left raw:\n{after}");
+        let shown_flags =
+            Command::new("tmux").args(["-L", &pane.socket, "display", "-p", "-t", "t", "#{cursor_flag} #{alternate_on}"]).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&shown_flags.stdout).trim(), "1 0", "{name}: the cursor shown, the alternate screen left");
+        assert_eq!(saved_steps(&path), shown, "{name}");
+        // Resumed, the log shows the moves so far and the game saves to the same file.
+        let pane = Pane::start(&format!("{name}-resume"), &["--resume", save, "--seed", "9", "--no-animation"]);
+        let s = pane.wait("the resumed game", |s| at_roll(s) || at_decision(s));
+        assert!(s.contains("throws") && !s.contains("goes on after"), "{name}: the log is rebuilt:\n{s}");
+        assert_eq!(step(&s), Some(shown), "{s}");
+        let before = step(&s);
+        pane.keys(&[if at_roll(&s) { "Space" } else { "Enter" }]);
+        let s = pane.wait("a step", |s| settled(s, before));
+        assert_eq!(saved_steps(&path), step(&s).unwrap(), "{name}: saved to the resumed file");
+    }
 }

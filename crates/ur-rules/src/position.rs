@@ -38,8 +38,8 @@ pub enum PositionError {
     PieceCount { side: Side, reserve: u8, off: u8, on_board: usize, total: usize, pieces: u8 },
     #[error("{side}: path position {pos} is not on the board (use 1..={len}; 0 is the reserve, count it in 'reserve')")]
     OffPath { side: Side, pos: u8, len: u8 },
-    #[error("square [{row}, {col}] holds {count} pieces but takes only one")]
-    Crowded { row: u8, col: u8, count: u8 },
+    #[error("square {square} holds {count} pieces but takes only one")]
+    Crowded { square: String, count: u8 },
     #[error("{side}: birds must list {pieces} positions (0 reserve, 1..={len} board, {off} off) agreeing with reserve, off and path")]
     Birds { side: Side, pieces: u8, len: u8, off: u8 },
     #[error("both sides have borne off every piece")]
@@ -192,8 +192,8 @@ impl Rules {
         }
         for (sq, &count) in per_square.iter().enumerate() {
             if count > 1 && self.is_exclusive(sq as u8) {
-                let cell = self.squares()[sq];
-                return Err(PositionError::Crowded { row: cell.row, col: cell.col, count });
+                let square = crate::race::text::cell_name(self, self.squares()[sq]);
+                return Err(PositionError::Crowded { square, count });
             }
         }
         if st.winner(self).is_some() && st.off == [self.pieces(); 2] {
@@ -213,8 +213,8 @@ impl Rules {
                 return Err(PositionError::OffPath { side, pos, len });
             }
             if self.kind(side, pos) != SquareKind::Shared && st.count_at(side, pos) > 0 {
-                let cell = self.cell(side, pos);
-                return Err(PositionError::Crowded { row: cell.row, col: cell.col, count: 2 });
+                let square = crate::race::text::cell_name(self, self.cell(side, pos));
+                return Err(PositionError::Crowded { square, count: 2 });
             }
             st.put(self, side, pos);
         }

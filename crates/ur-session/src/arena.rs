@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -138,6 +138,9 @@ pub struct RunOptions {
     pub weights_hash: Option<String>,
     /// Stop after this many more finished games (saving them).
     pub stop_after: Option<u64>,
+    /// Set (by a Ctrl-C handler, say) to stop: the games finished are kept
+    /// and saved, the games under way dropped.
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 /// What a run did.
@@ -151,6 +154,8 @@ pub struct Run {
     pub secs: f64,
     pub threads: usize,
     pub save: Option<PathBuf>,
+    /// Stopped by [`RunOptions::interrupt`].
+    pub interrupted: bool,
 }
 
 impl Run {
@@ -233,7 +238,8 @@ impl<'a> Arena<'a> {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads).build().map_err(|e| ArenaError::Threads(e.to_string()))?;
         let started = Instant::now();
         let mut played = 0;
-        let result = self.play_jobs(&pool, &todo, |k, out| {
+        let interrupted = || opts.interrupt.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed));
+        let result = self.play_jobs(&pool, &todo, &interrupted, |k, out| {
             outcomes[k] = Some(out);
             played += 1;
             progress(resumed + played);
@@ -246,7 +252,8 @@ impl<'a> Arena<'a> {
         let saved = saver.as_mut().map_or(Ok(()), |s| s.save(&outcomes));
         result?;
         saved?;
-        Ok(Run { outcomes, played, resumed, secs, threads: pool.current_num_threads(), save: opts.save.clone() })
+        let interrupted = interrupted() && outcomes.iter().any(Option::is_none);
+        Ok(Run { outcomes, played, resumed, secs, threads: pool.current_num_threads(), save: opts.save.clone(), interrupted })
     }
 
     /// The `k`th game of the round robin, in the report's order.
@@ -283,12 +290,13 @@ impl<'a> Arena<'a> {
     }
 
     /// Plays `jobs` on `pool` and hands each finished game to `done` on this
-    /// thread, in the order they finish, until `done` returns false or fails.
-    /// Games under way then are finished and dropped.
+    /// thread, in the order they finish, until `done` returns false or fails
+    /// or `interrupted` holds. Games under way then are finished and dropped.
     fn play_jobs(
         &self,
         pool: &rayon::ThreadPool,
         jobs: &[Job],
+        interrupted: &dyn Fn() -> bool,
         mut done: impl FnMut(usize, Outcome) -> Result<bool, ArenaError>,
     ) -> Result<(), ArenaError> {
         let stop = &AtomicBool::new(false);
@@ -305,9 +313,15 @@ impl<'a> Arena<'a> {
                 });
             });
             let mut collect = || -> Result<(), ArenaError> {
-                for (k, out) in &rx {
-                    if !done(k, out?)? {
-                        break;
+                while !interrupted() {
+                    match rx.recv_timeout(Duration::from_millis(100)) {
+                        Ok((k, out)) => {
+                            if !done(k, out?)? {
+                                break;
+                            }
+                        }
+                        Err(mpsc::RecvTimeoutError::Timeout) => {}
+                        Err(mpsc::RecvTimeoutError::Disconnected) => break,
                     }
                 }
                 Ok(())
@@ -457,5 +471,27 @@ mod tests {
         let report = arena.report(&whole.complete().unwrap());
         assert_eq!(report.games, 6);
         assert_eq!(report.rules_ref().to_string(), "finkel (pieces=2)");
+    }
+
+    #[test]
+    fn an_interrupt_keeps_and_saves_the_games_finished() {
+        let choice = RulesChoice { id: Some("finkel".into()), pieces: Some(2), ..RulesChoice::default() };
+        let start = Start::load(&choice, None).unwrap();
+        let arena = Arena::new(&start, ArenaSpec { games: 400, ..spec(3) }).unwrap();
+        let d = tempfile::tempdir().unwrap();
+        let save = d.path().join("a.json");
+        let flag = Arc::new(AtomicBool::new(false));
+        let opts = RunOptions { threads: 2, save: Some(save.clone()), interrupt: Some(flag.clone()), ..RunOptions::default() };
+        let run = arena
+            .run(&opts, |done| {
+                if done >= 5 {
+                    flag.store(true, Ordering::Relaxed);
+                }
+            })
+            .unwrap();
+        assert!(run.interrupted && run.played >= 5 && run.played < 400, "{}", run.played);
+        let file: serde_json::Value = serde_json::from_slice(&std::fs::read(&save).unwrap()).unwrap();
+        let kept = file["outcomes"].as_array().unwrap().iter().filter(|o| !o.is_null()).count();
+        assert_eq!(kept as u64, run.played, "the file holds every game the run counts");
     }
 }

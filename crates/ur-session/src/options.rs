@@ -20,11 +20,12 @@ pub enum OptionsError {
     #[error("name a rule set (see `ur rules`) or give a rule-set file")]
     NoRuleSet,
     #[error(
-        "'{id}' is a rule set of the {family:?} family, not a race; this works on race rule sets only \
-         (rules, play, replay, arena and the engine work on every family)"
+        "'{id}' is a rule set of the {} family, not a race; this works on race rule sets only \
+         (rules, play, replay, arena and the engine work on every family)",
+        ur_rules::narrate::family_name(*family)
     )]
     NotRace { id: String, family: Family },
-    #[error("{0}")]
+    #[error(transparent)]
     Rules(#[from] ur_rules::SpecError),
     #[error(transparent)]
     TableRules(#[from] ur_solve::TableRulesError),

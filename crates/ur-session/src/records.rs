@@ -16,6 +16,45 @@ pub enum SavedGame {
     Family(AnyRecord),
 }
 
+/// Who plays each side of a game, kept in its record (an optional `seats`
+/// field, so records without one still read): `human`, or a bot as it was
+/// named on the command line, options included (`level3`, `mcts:2000`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seats {
+    pub light: String,
+    pub dark: String,
+}
+
+impl Seats {
+    /// Who plays `side`.
+    pub fn of(&self, side: Side) -> &str {
+        match side {
+            Side::Light => &self.light,
+            Side::Dark => &self.dark,
+        }
+    }
+}
+
+/// A record's JSON with who played it, as `ur play --save` writes it.
+#[derive(serde::Serialize)]
+struct WithSeats<'a> {
+    #[serde(flatten)]
+    game: &'a SavedGame,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seats: Option<&'a Seats>,
+}
+
+/// The record as pretty JSON text, with the seats when given.
+///
+/// # Errors
+/// The record cannot be written as JSON (it always can: its types are plain data).
+pub fn game_json(saved: &SavedGame, seats: Option<&Seats>) -> Result<String, serde_json::Error> {
+    let mut text = serde_json::to_string_pretty(&WithSeats { game: saved, seats })?;
+    text.push('\n');
+    Ok(text)
+}
+
 /// Why a record cannot be read or replayed.
 #[derive(Debug, thiserror::Error)]
 pub enum RecordsError {
@@ -37,7 +76,26 @@ pub enum RecordsError {
 /// # Errors
 /// The text is not JSON, not a record, or of a version this program does not read.
 pub fn read_game(name: &str, text: &str) -> Result<SavedGame, RecordsError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| RecordsError::NotJson { name: name.into(), why: e.to_string() })?;
+    Ok(read_game_with_seats(name, text)?.0)
+}
+
+/// As [`read_game`], with who played it when the record says (see [`Seats`]).
+///
+/// # Errors
+/// As [`read_game`], or seats that are not two names.
+pub fn read_game_with_seats(name: &str, text: &str) -> Result<(SavedGame, Option<Seats>), RecordsError> {
+    let mut value: Value = serde_json::from_str(text).map_err(|e| RecordsError::NotJson { name: name.into(), why: e.to_string() })?;
+    let seats = match value.as_object_mut().and_then(|o| o.remove("seats")) {
+        Some(seats) => Some(serde_json::from_value(seats).map_err(|e| RecordsError::Invalid {
+            name: name.into(),
+            why: format!("\"seats\" must name who plays each side, as {{\"light\": \"human\", \"dark\": \"greedy\"}}: {e}"),
+        })?),
+        None => None,
+    };
+    Ok((read_value(name, value)?, seats))
+}
+
+fn read_value(name: &str, value: Value) -> Result<SavedGame, RecordsError> {
     let invalid = |e: serde_json::Error| RecordsError::Invalid { name: name.into(), why: e.to_string() };
     let version = value.get("version").and_then(Value::as_u64);
     if AnyRecord::detect(&value) {
@@ -52,7 +110,8 @@ pub fn read_game(name: &str, text: &str) -> Result<SavedGame, RecordsError> {
     Ok(SavedGame::Race(serde_json::from_value(value).map_err(invalid)?))
 }
 
-fn winner_text(w: Option<Side>) -> String {
+/// A recorded or replayed end in words: `light won`, `no winner`.
+pub fn winner_text(w: Option<Side>) -> String {
     match w {
         Some(side) => format!("{side} won"),
         None => "no winner".into(),
@@ -116,6 +175,21 @@ mod tests {
         let e = read_game("g.json", r#"{"version":3,"rules":"finkel","actions":[]}"#).err().unwrap().to_string();
         assert!(e.contains("version 3") && e.contains("1 (race games) and 2"), "{e}");
         assert!(matches!(read_game("g.json", "{"), Err(RecordsError::NotJson { .. })));
+    }
+
+    #[test]
+    fn seats_are_kept_beside_the_record_and_optional() {
+        let game = Game::new(std::sync::Arc::new(ur_rules::Rules::builtin("finkel").unwrap()), Side::Light);
+        let saved = SavedGame::Race(GameRecord::of(&game, None));
+        let seats = Seats { light: "human".into(), dark: "mcts:500".into() };
+        let text = game_json(&saved, Some(&seats)).unwrap();
+        assert!(text.contains("\"seats\""), "{text}");
+        assert_eq!(read_game_with_seats("g.json", &text).unwrap(), (saved.clone(), Some(seats)));
+        assert_eq!(read_game("g.json", &text).unwrap(), saved, "every reader takes a record with seats");
+        let plain = game_json(&saved, None).unwrap();
+        assert_eq!(read_game_with_seats("g.json", &plain).unwrap(), (saved, None));
+        let bad = text.replace("\"mcts:500\"", "5");
+        assert!(matches!(read_game_with_seats("g.json", &bad), Err(RecordsError::Invalid { .. })));
     }
 
     #[test]

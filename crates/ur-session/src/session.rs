@@ -65,7 +65,7 @@ impl Tables for NoTables {
 pub enum SessionError {
     #[error(transparent)]
     Rules(#[from] SpecError),
-    #[error("{0}")]
+    #[error(transparent)]
     Play(#[from] PlayError),
     #[error(transparent)]
     Hint(#[from] HintError),
@@ -138,7 +138,14 @@ impl Session {
         let record = |e: &dyn std::fmt::Display| SessionError::Record(e.to_string());
         let (game, options, first, rules_text, steps, start) = match saved {
             SavedGame::Race(r) => {
-                let game = report::race_resume(r).map_err(|e| record(&e))?;
+                let game = report::race_resume(r).map_err(|e| match e {
+                    ur_rules::RecordError::Winner { recorded, actual } => SessionError::Record(format!(
+                        "it says {}, but replaying it gives {}",
+                        crate::records::winner_text(recorded),
+                        crate::records::winner_text(actual)
+                    )),
+                    e => record(&e),
+                })?;
                 (game, r.options.clone(), r.first, r.rules_file.clone(), Vec::new(), None)
             }
             SavedGame::Family(r) => {

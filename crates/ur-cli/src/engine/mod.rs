@@ -52,9 +52,8 @@ impl EngineCmd {
                 Ok(line) => engine.handle_guarded(line),
                 Err(_) => request::wrap(None, Err("the line is not valid UTF-8; send UTF-8 JSON text".into())),
             };
-            serde_json::to_writer(&mut out, &reply)?;
-            out.write_all(b"\n")?;
-            out.flush()?;
+            let line = serde_json::to_string(&reply)?;
+            writeln!(out, "{line}").and_then(|()| out.flush()).map_err(crate::out::StdoutError)?;
         }
         Ok(())
     }
@@ -133,7 +132,7 @@ impl Engine {
                     Value::String(text) => s.set_text(text),
                     json => s.set(json),
                 }
-                .map_err(|e| refusal(s, e))?;
+                .map_err(|e| format!(r#"{e}; send "set" with {}"#, reply::position_shape(s.game())))?;
                 Ok(reply::show(s))
             }
             "show" => Ok(reply::show(s)),

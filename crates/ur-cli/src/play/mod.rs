@@ -10,19 +10,22 @@
 mod input;
 mod tui;
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use ur_bots::hint::action_values;
 use ur_bots::review::Judge;
+use ur_bots::review_any::AnyStep;
 use ur_bots::{make_bot_with_table, Bot, BotError};
+use ur_cli::{out, outln};
 use ur_rules::{narrate, AnyAction, AnyGame, Family, Playable, Side, Turn};
+use ur_session::records::Seats;
 use ur_session::review_text::play_summary;
 use ur_session::tables::{LoadedTable, TableSource};
-use ur_session::{NewGame, RulesSource, SavedGame, Session, DEFAULT_DEPTH};
+use ur_session::{NewGame, RulesSource, Session, DEFAULT_DEPTH};
 
 use crate::rules_arg::RulesArgs;
 use input::Input;
@@ -31,15 +34,16 @@ use input::Input;
 pub struct PlayCmd {
     #[command(flatten)]
     rules: RulesArgs,
-    /// The bot you play against: random, greedy, expectimax:D, mcts, level1..level5, or perfect (which needs a table: --table, or one in the store).
-    #[arg(long, default_value = "greedy")]
-    vs: String,
+    /// The bot you play against: random, greedy, expectimax:D, mcts, level1..level5, or perfect (which needs a table: --table, or one in the store)
+    /// [default: greedy, or the resumed game's].
+    #[arg(long)]
+    vs: Option<String>,
     /// Play against difficulty level N (1 = beginner .. 5 = strongest available); the same as --vs levelN.
     #[arg(long, value_name = "N", conflicts_with = "vs", value_parser = clap::value_parser!(u8).range(1..=5))]
     level: Option<u8>,
-    /// The side you play: light (bottom row) or dark (top row).
-    #[arg(long = "as", value_name = "SIDE", default_value = "light")]
-    side: String,
+    /// The side you play: light (bottom row) or dark (top row) [default: light, or the resumed game's].
+    #[arg(long = "as", value_name = "SIDE")]
+    side: Option<String>,
     /// Who plays light: human or a bot name (overrides --vs/--as).
     #[arg(long)]
     light: Option<String>,
@@ -52,10 +56,15 @@ pub struct PlayCmd {
     /// Seed for the dice and the bots (default: from the clock).
     #[arg(long)]
     seed: Option<u64>,
-    /// Save the game record (JSON) to this file as the game goes, when it ends, on Ctrl-C or when you quit.
+    /// Save the game record (JSON) to this file after every step, with who plays each side
+    /// (a file already there is refused unless --force, or it is the file resumed).
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
-    /// Go on with an unfinished game saved with --save (its rules and first player come from the file).
+    /// Replace the --save file if it exists.
+    #[arg(long, requires = "save")]
+    force: bool,
+    /// Go on with an unfinished game saved with --save, saving to the same file (unless --save):
+    /// its rules, first player and players come from the file (--vs, --as, --light, --dark change the players).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["rules", "rules_file", "pieces", "options", "first"])]
     resume: Option<PathBuf>,
     /// Start from this position instead of the start: a position string such as `l:469.1,2d`
@@ -87,17 +96,55 @@ pub(crate) enum Player {
     Bot(Box<dyn Bot>),
 }
 
+/// Where the game is kept: its file, rewritten (atomically) after every
+/// step with who plays each side.
+#[derive(Clone, Debug)]
+pub(crate) struct Saving {
+    pub path: PathBuf,
+    seats: Seats,
+    /// Held while the file is written, so that a signal's exit never cuts a write short.
+    writing: Arc<Mutex<()>>,
+}
+
+impl Saving {
+    /// Writes the game as it stands.
+    pub fn write(&self, session: &Session) -> Result<()> {
+        let text = ur_session::records::game_json(&session.record(), Some(&self.seats))?;
+        let _writing = self.hold();
+        ur_solve::atomic::write_atomic(&self.path, text.as_bytes())
+            .with_context(|| format!("cannot save the game to {}", self.path.display()))
+    }
+
+    /// Waits for a write under way and keeps others from starting, for as long
+    /// as the guard lives: a signal handler holds it until the program exits.
+    pub fn hold(&self) -> MutexGuard<'_, ()> {
+        self.writing.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// What the player is told when the game stops before its end.
+    pub fn interrupted_line(&self) -> String {
+        let p = self.path.display();
+        format!("Interrupted: the game so far is saved to {p}; go on with `ur play --resume {p}`.")
+    }
+
+    /// The line printed once the game is over or left.
+    fn saved_line(&self, family: Family) -> String {
+        let next = if family == Family::Race { "review it with `ur review" } else { "check it with `ur replay" };
+        format!("Game saved to {} ({next} {}`).", self.path.display(), self.path.display())
+    }
+}
+
 impl PlayCmd {
     pub fn run(self) -> Result<()> {
-        if let Some(path) = &self.save {
-            crate::files::check_output(path, "cannot save to")?;
-        }
+        let save_to = self.save_target()?;
         let seed = self.seed.unwrap_or_else(clock_seed);
         let tables = self.tables()?;
-        let mut session = match &self.resume {
+        let (mut session, stored_seats) = match &self.resume {
             Some(path) => resume(path, &tables)?,
-            None => self.new_session(seed, &tables)?,
+            None => (self.new_session(seed, &tables)?, None),
         };
+        let seats = self.seats(stored_seats)?;
+        let saving = save_to.map(|path| Saving { path, seats: seats.clone(), writing: Arc::default() });
         session.seed_dice(seed);
         if let Some(rules) = ur_rules::report::race_rules(session.game()) {
             crate::table_store::warn_passed_over(&tables, rules);
@@ -105,51 +152,95 @@ impl PlayCmd {
         if let (Some(_), Some(Err(why))) = (&self.table, session.table()) {
             bail!("{why}");
         }
-        let players = [self.player(Side::Light, seed, &session)?, self.player(Side::Dark, seed, &session)?];
+        let players = [self.player(Side::Light, seed, &session, &seats)?, self.player(Side::Dark, seed, &session, &seats)?];
         let humans: Vec<Side> = Side::BOTH.into_iter().filter(|s| matches!(players[s.index()], Player::Human)).collect();
         let full_screen =
             !self.plain && !self.quiet && !humans.is_empty() && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+        if let Some(saving) = &saving {
+            saving.write(&session)?;
+        }
         if full_screen {
             let judge = session.judge(None).or_else(|_| session.judge(Some(DEFAULT_DEPTH))).ok();
-            let look = tui::Look::new(self.no_animation, self.ascii, self.save.clone());
+            let look = tui::Look::new(self.no_animation, self.ascii, saving.clone());
             let out = tui::run(session, players, judge, look)?;
-            if let Some(path) = &self.save {
-                save(path, &out.session)?;
-                let next = if out.session.family() == Family::Race { "review it with `ur review" } else { "check it with `ur replay" };
-                println!("Game saved to {} ({next} {}`).", path.display(), path.display());
+            if let Some(saving) = &saving {
+                saving.write(&out.session)?;
+                outln!("{}", saving.saved_line(out.session.family()))?;
             }
-            announce_result(&out.session, &humans, out.finished);
-            print!("{}", out.summary.unwrap_or_default());
+            announce_result(&out.session, &humans, out.finished)?;
+            out!("{}", out.summary.unwrap_or_default())?;
             return Ok(());
         }
         if !self.quiet {
-            announce(&session, &tables, seed, &players);
+            announce(&session, &tables, seed, &seats)?;
+            if self.resume.is_some() {
+                let history = history(&session);
+                if !history.is_empty() {
+                    out!("{}", wrap(&format!("The game so far:\n{}", history.join("\n"))))?;
+                }
+            }
             if !humans.is_empty() {
-                print!("{}", wrap(&narrate::intro(session.game(), &humans)));
+                out!("{}", wrap(&narrate::intro(session.game(), &humans)))?;
             }
         }
-        let latest = Arc::new(Mutex::new(session.record()));
-        if let Some(path) = &self.save {
-            save_on_interrupt(path.clone(), latest.clone())?;
+        if let Some(saving) = saving.clone() {
+            crate::signals::on_stop(move |signal| {
+                let _writing = saving.hold();
+                crate::signals::say(&format!("\n{}", saving.interrupted_line()));
+                std::process::exit(crate::signals::status(signal));
+            })?;
         }
         let stdin = std::io::stdin();
         let echo = !stdin.is_terminal();
         let judge = session.judge(None).or_else(|_| session.judge(Some(DEFAULT_DEPTH))).ok();
-        let mut table = Table { session, players, quiet: self.quiet, input: stdin.lock(), echo, judge, latest };
+        let mut table = Table { session, players, quiet: self.quiet, input: stdin.lock(), echo, judge, saving: saving.clone() };
         let finished = table.run()?;
         let session = table.session;
-        if let Some(path) = &self.save {
-            save(path, &session)?;
-            let next = if session.family() == Family::Race { "review it with `ur review" } else { "check it with `ur replay" };
-            println!("Game saved to {} ({next} {}`).", path.display(), path.display());
+        if let Some(saving) = &saving {
+            saving.write(&session)?;
+            outln!("{}", saving.saved_line(session.family()))?;
         }
-        announce_result(&session, &humans, finished);
+        announce_result(&session, &humans, finished)?;
         if finished && !self.quiet && !humans.is_empty() {
             if let Some(judge) = &table.judge {
-                print!("{}", play_summary(&session, judge, &humans, self.save.is_some())?.unwrap_or_default());
+                out!("{}", play_summary(&session, judge, &humans, saving.is_some())?.unwrap_or_default())?;
             }
         }
         Ok(())
+    }
+
+    /// The file the game is saved to (`--save`, else the file resumed), checked
+    /// before the game starts: a record already there is replaced only with
+    /// `--force` or when it is the game being resumed.
+    fn save_target(&self) -> Result<Option<PathBuf>> {
+        let Some(path) = self.save.clone().or_else(|| self.resume.clone()) else { return Ok(None) };
+        crate::files::check_output(&path, "cannot save to")?;
+        let resumed = self.resume.as_deref().is_some_and(|r| same_file(r, &path));
+        if std::fs::metadata(&path).is_ok_and(|m| m.is_file()) && !self.force && !resumed {
+            bail!(
+                "--save {}: the file already exists (a saved game is never replaced unasked); give --force to replace it, \
+                 or another file name",
+                path.display()
+            );
+        }
+        Ok(Some(path))
+    }
+
+    /// Who plays each side: as the flags say, or the resumed game's players when no flag names one.
+    fn seats(&self, stored: Option<Seats>) -> Result<Seats> {
+        let named = self.vs.is_some() || self.level.is_some() || self.side.is_some() || self.light.is_some() || self.dark.is_some();
+        if let (Some(stored), false) = (stored, named) {
+            return Ok(stored);
+        }
+        let side = self.side.as_deref().unwrap_or("light");
+        let human_side = Side::parse(side).ok_or_else(|| anyhow!("--as must be light or dark, not '{side}'"))?;
+        let bot = self.level.map_or_else(|| self.vs.clone().unwrap_or_else(|| "greedy".into()), |n| format!("level{n}"));
+        let seat = |s: Side, explicit: &Option<String>| match explicit {
+            Some(name) => name.clone(),
+            None if s == human_side => "human".into(),
+            None => bot.clone(),
+        };
+        Ok(Seats { light: seat(Side::Light, &self.light), dark: seat(Side::Dark, &self.dark) })
     }
 
     fn tables(&self) -> Result<TableSource> {
@@ -191,21 +282,14 @@ impl PlayCmd {
         })?;
         if !self.quiet {
             let name = |s| narrate::side_name(session.game(), s);
-            println!("Roll-off: {} throws {a}, {} throws {b}; {} starts.", name(Side::Light), name(Side::Dark), name(starter));
+            outln!("Roll-off: {} throws {a}, {} throws {b}; {} starts.", name(Side::Light), name(Side::Dark), name(starter))?;
         }
         new.first = starter;
         Session::new(&new, tables).map_err(|e| anyhow!("{e}"))
     }
 
-    fn player(&self, side: Side, seed: u64, session: &Session) -> Result<Player> {
-        let explicit = if side == Side::Light { &self.light } else { &self.dark };
-        let human_side = Side::parse(&self.side).ok_or_else(|| anyhow!("--as must be light or dark, not '{}'", self.side))?;
-        let level = self.level.map(|n| format!("level{n}"));
-        let name = match explicit {
-            Some(n) => n.as_str(),
-            None if side == human_side => "human",
-            None => level.as_deref().unwrap_or(&self.vs),
-        };
+    fn player(&self, side: Side, seed: u64, session: &Session, seats: &Seats) -> Result<Player> {
+        let name = seats.of(side);
         if name == "human" {
             return Ok(Player::Human);
         }
@@ -227,40 +311,47 @@ impl PlayCmd {
     }
 }
 
-/// A saved game to go on with.
-fn resume(path: &Path, tables: &TableSource) -> Result<Session> {
-    let saved = crate::files::read_game(path)?;
+/// A saved game to go on with, and who played it if the file says.
+fn resume(path: &Path, tables: &TableSource) -> Result<(Session, Option<Seats>)> {
+    let (saved, seats) = crate::files::read_game_with_seats(path)?;
     let session = Session::resume(&saved, tables).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     if matches!(session.game().turn(), Turn::Over(_)) {
         bail!("{} holds a finished game; there is nothing to resume (`ur review` or `ur replay` it)", path.display());
     }
-    Ok(session)
+    Ok((session, seats))
 }
 
-/// Writes the game's record to `path` (atomically).
-fn save(path: &Path, session: &Session) -> Result<()> {
-    ur_solve::atomic::write_atomic(path, serde_json::to_string_pretty(&session.record())?.as_bytes())?;
-    Ok(())
+/// Whether two paths name the same file (both existing).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
-/// On Ctrl-C, writes the game so far to `path` before the program stops.
-fn save_on_interrupt(path: PathBuf, latest: Arc<Mutex<SavedGame>>) -> Result<()> {
-    ctrlc::set_handler(move || {
-        let record = latest.lock().map(|r| r.clone());
-        if let Ok(record) = record {
-            if let Ok(text) = serde_json::to_string_pretty(&record) {
-                if ur_solve::atomic::write_atomic(&path, text.as_bytes()).is_ok() {
-                    eprintln!(
-                        "\nInterrupted: the game so far is saved to {}; go on with `ur play --resume {}`.",
-                        path.display(),
-                        path.display()
-                    );
+/// The game's steps so far in words, one line each, as they were told
+/// when played: the move log of a resumed game.
+pub(crate) fn history(session: &Session) -> Vec<String> {
+    let Ok((mut game, steps)) = session.steps() else { return Vec::new() };
+    let mut lines = Vec::with_capacity(steps.len());
+    for step in steps {
+        let line = match step {
+            AnyStep::Roll(raw) => match ur_rules::report::roll(&mut game, raw) {
+                Ok(rolled) => narrate::roll_line(&game, &rolled),
+                Err(_) => break,
+            },
+            AnyStep::Act(action) => {
+                let Turn::Decide(side) = game.turn() else { break };
+                let line = format!("{} {}", narrate::side_name(&game, side), narrate::action_line(&game, &action));
+                if ur_rules::report::act(&mut game, &action).is_err() {
+                    break;
                 }
+                line
             }
-        }
-        std::process::exit(130);
-    })
-    .context("cannot watch for Ctrl-C")
+        };
+        lines.push(line);
+    }
+    lines
 }
 
 /// The width text is wrapped to, so that no line wraps mid-word in a terminal.
@@ -302,11 +393,11 @@ fn clock_seed() -> u64 {
 }
 
 /// The game's heading: rules, seed, who plays each side, and the table if a bot reads it.
-fn announce(session: &Session, tables: &TableSource, seed: u64, players: &[Player; 2]) {
+fn announce(session: &Session, tables: &TableSource, seed: u64, seats: &Seats) -> Result<()> {
     let game = session.game();
-    let who = |s: Side| match &players[s.index()] {
-        Player::Human => "you".to_string(),
-        Player::Bot(b) => format!("the {} bot", b.name()),
+    let who = |s: Side| match seats.of(s) {
+        "human" => "you".to_string(),
+        bot => format!("the {bot} bot"),
     };
     let (light, dark) = (narrate::side_name(game, Side::Light), narrate::side_name(game, Side::Dark));
     let heading = format!(
@@ -316,37 +407,39 @@ fn announce(session: &Session, tables: &TableSource, seed: u64, players: &[Playe
         who(Side::Light),
         who(Side::Dark)
     );
-    print!("{}", wrap(&heading));
-    let reads_table = |p: &Player| matches!(p, Player::Bot(b) if b.name() == "perfect" || b.name() == "level5");
+    out!("{}", wrap(&heading))?;
+    let reads_table = |s: Side| matches!(seats.of(s), "perfect" | "level5");
     let path = ur_rules::report::race_rules(game).and_then(|r| tables.path_for(r));
     if let (Some(Ok(_)), Some(path)) = (session.table(), path) {
-        if players.iter().any(reads_table) {
-            println!("Solved table: {} (for perfect and level 5).", path.display());
+        if Side::BOTH.into_iter().any(reads_table) {
+            outln!("Solved table: {} (for perfect and level 5).", path.display())?;
         }
     }
+    Ok(())
 }
 
 /// Who won (or that the game was left), and the pot where there is one.
-fn announce_result(session: &Session, humans: &[Side], finished: bool) {
+fn announce_result(session: &Session, humans: &[Side], finished: bool) -> Result<()> {
     let game = session.game();
     match game.turn() {
         Turn::Over(Some(w)) => {
-            println!("{} wins.", narrate::side_name(game, w));
+            outln!("{} wins.", narrate::side_name(game, w))?;
             if let [h] = humans[..] {
-                println!("{}", if h == w { "You win!" } else { "You lose." });
+                outln!("{}", if h == w { "You win!" } else { "You lose." })?;
             }
         }
-        Turn::Over(None) => println!("The game is drawn."),
-        _ if !finished => println!("Game left unfinished."),
+        Turn::Over(None) => outln!("The game is drawn.")?,
+        _ if !finished => outln!("Game left unfinished.")?,
         _ => {}
     }
     if let Some(pot) = ur_rules::report::race_view(game).and_then(|v| v.pot) {
         let total = pot[0] + pot[1];
-        println!("Pot: light paid {}, dark paid {}; total {total}.", pot[0], pot[1]);
+        outln!("Pot: light paid {}, dark paid {}; total {total}.", pot[0], pot[1])?;
         if let Turn::Over(Some(w)) = game.turn() {
-            println!("{} takes the pot of {total}.", narrate::side_name(game, w));
+            outln!("{} takes the pot of {total}.", narrate::side_name(game, w))?;
         }
     }
+    Ok(())
 }
 
 /// A game at the table: the session, its players and the human's input.
@@ -359,8 +452,8 @@ struct Table<R: BufRead> {
     echo: bool,
     /// What `hint` asks: the table, or else a search; none for families without a judge.
     judge: Option<Judge>,
-    /// The record so far, for a save on Ctrl-C.
-    latest: Arc<Mutex<SavedGame>>,
+    /// Where the game is saved after every step.
+    saving: Option<Saving>,
 }
 
 impl<R: BufRead> Table<R> {
@@ -371,18 +464,20 @@ impl<R: BufRead> Table<R> {
                 Turn::Over(_) => return Ok(true),
                 Turn::Roll(_) => {
                     let rolled = self.session.roll_dice().map_err(|e| anyhow!("the dice were refused: {e}"))?;
-                    self.say(&narrate::roll_line(self.session.game(), &rolled));
+                    self.say(&narrate::roll_line(self.session.game(), &rolled))?;
                 }
                 Turn::Decide(side) => {
                     let Some(action) = self.decide(side)? else { return Ok(false) };
                     let line =
                         format!("{} {}", narrate::side_name(self.session.game(), side), narrate::action_line(self.session.game(), &action));
                     self.session.act(&action).map_err(|e| anyhow!("{action} was refused: {e}"))?;
-                    self.say(&line);
+                    self.say(&line)?;
                 }
             }
-            if let Ok(mut latest) = self.latest.lock() {
-                *latest = self.session.record();
+            if let Some(saving) = &self.saving {
+                if let Err(e) = saving.write(&self.session) {
+                    crate::signals::say(&format!("warning: {e:#}; the game goes on unsaved"));
+                }
             }
         }
         bail!("the game did not end within {} steps; the rules may not let it end", ur_session::ACTION_CAP)
@@ -395,39 +490,40 @@ impl<R: BufRead> Table<R> {
         }
     }
 
-    fn say(&self, line: &str) {
+    fn say(&self, line: &str) -> Result<()> {
         if !self.quiet {
-            print!("{}", wrap(line));
+            out!("{}", wrap(line))?;
         }
+        Ok(())
     }
 
     /// Prompts the human until a valid decision or quit (None).
     fn ask(&mut self, side: Side) -> Result<Option<AnyAction>> {
         let game = self.session.game().clone();
         let actions = game.actions();
-        println!("\n{}", game.board_text());
+        outln!("\n{}", game.board_text())?;
         let list = wrap(&numbered(&game, &actions));
-        print!("{list}");
+        out!("{list}")?;
         loop {
-            print!("{} [1-{}, or help]> ", narrate::side_name(&game, side), actions.len());
-            std::io::stdout().flush()?;
+            out!("{} [1-{}, or help]> ", narrate::side_name(&game, side), actions.len())?;
+            ur_cli::out::flush()?;
             let mut line = String::new();
             if self.input.read_line(&mut line)? == 0 {
-                println!("\n(end of input: leaving the game)");
+                outln!("\n(end of input: leaving the game)")?;
                 return Ok(None);
             }
             if self.echo {
-                println!("{}", line.trim_end());
+                outln!("{}", line.trim_end())?;
             }
             match input::parse(line.trim(), &actions, &game) {
                 Ok(Input::Action(a)) => return Ok(Some(a)),
                 Ok(Input::Quit) => return Ok(None),
-                Ok(Input::Help) => print!("{}", wrap(&narrate::help(&game, side))),
-                Ok(Input::Board) => print!("{}", game.board_text()),
-                Ok(Input::Path) => print!("{}", narrate::path(&game, side).unwrap_or_else(|| game.board_text())),
-                Ok(Input::List) => print!("{list}"),
-                Ok(Input::Hint) => print!("{}", wrap(&hint_text(self.judge.as_ref(), &game, &actions))),
-                Err(e) => print!("{}", wrap(&e.to_string())),
+                Ok(Input::Help) => out!("{}", wrap(&narrate::help(&game, side)))?,
+                Ok(Input::Board) => out!("{}", game.board_text())?,
+                Ok(Input::Path) => out!("{}", narrate::path(&game, side).unwrap_or_else(|| game.board_text()))?,
+                Ok(Input::List) => out!("{list}")?,
+                Ok(Input::Hint) => out!("{}", wrap(&hint_text(self.judge.as_ref(), &game, &actions)))?,
+                Err(e) => out!("{}", wrap(&e.to_string()))?,
             }
         }
     }

@@ -226,7 +226,7 @@ impl AkalandungGame {
                     _ => false,
                 };
             if !fits {
-                return Err(PlayError::BadPosition(format!("square [{}, {}] cannot hold those pieces together", cell.row, cell.col)));
+                return Err(PlayError::BadPosition(format!("square {} cannot hold those pieces together", super::square_name(cell))));
             }
         }
         Ok(())

@@ -245,8 +245,9 @@ impl BensGame {
                 };
                 if !fits {
                     return Err(PlayError::BadPosition(format!(
-                        "square [{}, {}] holds more markers than it takes (the {side} marker at {} is one)",
-                        cell.row, cell.col, m.pos
+                        "square {} holds more markers than it takes (the {side} marker at {} is one)",
+                        super::square_name(cell),
+                        m.pos
                     )));
                 }
             }

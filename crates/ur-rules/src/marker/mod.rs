@@ -187,6 +187,12 @@ pub(crate) fn check_raw(model: DiceModel, raw: u8) -> Result<(), PlayError> {
     }
 }
 
+/// A square of the standard board as its labels name it: column `a` to `h`,
+/// row 1 (light's, bottom) to 3 (dark's, top), `c1`.
+pub(crate) fn square_name(cell: Cell) -> String {
+    format!("{}{}", char::from(b'a' + cell.col), 3 - cell.row)
+}
+
 /// Draws the standard board, one box per square: the decoration letter,
 /// then what `cell_text` says is on it. Rows are labelled 3 (top, dark's
 /// row) to 1 (bottom, light's row), columns a to h, as in the docs. Boxes

@@ -270,7 +270,9 @@ impl App {
             Overlay::Path(text) => (" Paths ", format!("{text}\nAny key closes this."), 0),
             Overlay::ConfirmQuit => {
                 let saved = match &self.look.save {
-                    Some(p) => format!("The game is saved to {}; `ur play --resume {}` goes on with it.", p.display(), p.display()),
+                    Some(s) => {
+                        format!("The game is saved to {}; `ur play --resume {}` goes on with it.", s.path.display(), s.path.display())
+                    }
                     None => "The game is not saved (play with --save FILE to keep it).".into(),
                 };
                 (" Leave? ", format!("Leave this unfinished game? y: leave, any other key: go on playing.\n{saved}"), 0)

@@ -19,8 +19,6 @@ pub mod widgets;
 pub use draw::highlight_of;
 pub use run::run;
 
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{anyhow, Result};
@@ -30,9 +28,9 @@ use ur_bots::review::Judge;
 use ur_rules::{narrate, AnyGame, Family, Playable, Side, Turn};
 use ur_session::review_text::play_summary;
 use ur_session::view::{game_view, GameView};
-use ur_session::{SavedGame, Session};
+use ur_session::Session;
 
-use super::Player;
+use super::{Player, Saving};
 use board::Glyphs;
 
 /// How the app looks and behaves, from the command line and the environment.
@@ -41,14 +39,15 @@ pub struct Look {
     pub animate: bool,
     pub glyphs: Glyphs,
     pub color: bool,
-    pub save: Option<PathBuf>,
+    /// Where the game is saved after every step.
+    pub save: Option<Saving>,
 }
 
 impl Look {
     /// `--no-animation` or `UR_NO_ANIMATION` turn the roll animation and the
     /// bots' pauses off; `--ascii` or `UR_ASCII` draw in ASCII; `NO_COLOR`
     /// leaves colours out (bold, reverse and underline still mark things).
-    pub fn new(no_animation: bool, ascii: bool, save: Option<PathBuf>) -> Look {
+    pub fn new(no_animation: bool, ascii: bool, save: Option<Saving>) -> Look {
         let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
         Look {
             animate: !(no_animation || set("UR_NO_ANIMATION")),
@@ -102,7 +101,6 @@ pub struct App {
     /// The end: the result, the summary and where it was saved.
     ended: Option<Vec<String>>,
     summary: Option<String>,
-    latest: Arc<Mutex<SavedGame>>,
     quit: bool,
     /// Ctrl-C: leave at once.
     interrupted: bool,
@@ -113,7 +111,6 @@ pub struct App {
 impl App {
     pub fn new(session: Session, players: [Player; 2], judge: Option<Judge>, look: Look) -> App {
         let view = game_view(&session);
-        let latest = Arc::new(Mutex::new(session.record()));
         let dice_shape = view.throw.as_ref().map_or(("binary".into(), 4), |t| (t.kind.clone(), t.dice.len()));
         let mut app = App {
             session,
@@ -131,18 +128,13 @@ impl App {
             note: None,
             ended: None,
             summary: None,
-            latest,
             quit: false,
             interrupted: false,
             thinking: false,
             rng: 0x9E37_79B9_7F4A_7C15,
         };
         app.dice_shape = app.guess_dice();
-        let done = app.session.record_len();
-        if done > 0 {
-            app.log.push(format!("(the game goes on after {done} steps)"));
-        }
-        app.refresh();
+        app.log = super::history(&app.session);
         app
     }
 
@@ -176,7 +168,7 @@ impl App {
         }
     }
 
-    /// After every step: the view, the cursor in range, the record for Ctrl-C.
+    /// After every step: the view, the cursor in range, the record saved.
     fn refresh(&mut self) {
         self.view = game_view(&self.session);
         if let Some(t) = &self.view.throw {
@@ -185,8 +177,10 @@ impl App {
         if self.cursor >= self.view.actions.len() {
             self.cursor = 0;
         }
-        if let Ok(mut latest) = self.latest.lock() {
-            *latest = self.session.record();
+        if let Some(saving) = &self.look.save {
+            if let Err(e) = saving.write(&self.session) {
+                self.note = Some(format!("Not saved: {e:#}"));
+            }
         }
     }
 
@@ -301,10 +295,10 @@ impl App {
         if let Some(s) = &self.summary {
             lines.extend(s.lines().map(str::to_string));
         }
-        if let Some(path) = &self.look.save {
-            super::save(path, &self.session)?;
+        if let Some(saving) = &self.look.save {
+            saving.write(&self.session)?;
             let next = if self.session.family() == Family::Race { "ur review" } else { "ur replay" };
-            lines.push(format!("Game saved to {} (`{next} {}`).", path.display(), path.display()));
+            lines.push(format!("Game saved to {} (`{next} {}`).", saving.path.display(), saving.path.display()));
         }
         lines.push("Press q to leave.".into());
         self.ended = Some(lines);

@@ -13,7 +13,7 @@ use ur_bots::review::Judge;
 use ur_rules::{Playable, Turn};
 use ur_session::Session;
 
-use super::{App, Look, Outcome, Overlay, Player};
+use super::{App, Look, Outcome, Overlay, Player, Saving};
 
 /// Restores the terminal: raw mode off, the normal screen back, the cursor shown.
 fn restore() {
@@ -48,19 +48,18 @@ pub fn run(session: Session, players: [Player; 2], judge: Option<Judge>, look: L
         previous(info);
     }));
     let mut app = App::new(session, players, judge, look);
-    // A SIGINT from outside the terminal (the terminal's own Ctrl-C is a key here).
-    let latest = app.latest.clone();
+    // SIGINT, SIGTERM or SIGHUP from outside (the terminal's own Ctrl-C is a
+    // key here): the game is saved after every step, so the terminal is
+    // given back, the player told, and the program ends.
     let save = app.look.save.clone();
-    let _ = ctrlc::set_handler(move || {
+    crate::signals::on_stop(move |signal| {
+        let _writing = save.as_ref().map(Saving::hold);
         restore();
-        if let (Some(path), Ok(record)) = (&save, latest.lock()) {
-            if let Ok(text) = serde_json::to_string_pretty(&*record) {
-                let _ = ur_solve::atomic::write_atomic(path, text.as_bytes());
-                eprintln!("\nInterrupted: the game so far is saved to {}.", path.display());
-            }
+        if let Some(saving) = &save {
+            crate::signals::say(&format!("\n{}", saving.interrupted_line()));
         }
-        std::process::exit(130);
-    });
+        std::process::exit(crate::signals::status(signal));
+    })?;
     let guard = Guard::enter()?;
     let mut term = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
     let result = event_loop(&mut app, &mut term);
@@ -69,10 +68,11 @@ pub fn run(session: Session, players: [Player; 2], judge: Option<Judge>, look: L
     result?;
     let finished = matches!(app.session.game().turn(), Turn::Over(_));
     if app.interrupted {
-        if let Some(path) = &app.look.save {
-            crate::play::save(path, &app.session)?;
-            eprintln!("Interrupted: the game so far is saved to {}; go on with `ur play --resume {}`.", path.display(), path.display());
+        if let Some(saving) = &app.look.save {
+            saving.write(&app.session)?;
+            crate::signals::say(&saving.interrupted_line());
         }
+        ur_cli::out::flush()?;
         std::process::exit(130);
     }
     Ok(Outcome { session: app.session, finished, summary: app.summary })
