@@ -24,6 +24,7 @@ pub mod huge;
 pub mod index;
 pub mod loaded;
 mod operator;
+pub mod plan;
 pub mod rgu;
 mod slots;
 pub mod solve;
@@ -31,6 +32,8 @@ pub mod store;
 pub mod table;
 
 pub use index::{Indexer, Layer};
+pub use operator::RowBytes;
+pub use plan::{plan, GroupPlan, Layout, Plan};
 pub use loaded::{LoadedTable, TableRulesError};
 pub use solve::{memory_needed, solve, Bellman, Progress, Silent, Solution, SolveConfig, Values};
 pub use table::{Encoding, Header, Table, TableError};
