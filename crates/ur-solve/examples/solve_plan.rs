@@ -15,7 +15,9 @@ fn main() {
     let plan = ur_solve::plan::plan_with_threads(&rules, &index, true, 2, threads);
     let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
     println!("{id} {pieces}: {} positions", plan.positions);
-    println!("group positions | pairs counts choices consts refs = rows (B/pos) | values compiling, sweeping | history | peak GiB | compile s");
+    println!(
+        "group positions | pairs counts choices consts refs = rows (B/pos) | values compiling, sweeping | history | peak GiB | compile s"
+    );
     for g in &plan.groups {
         let n = g.positions.max(1) as f64;
         let r = g.rows;

@@ -32,9 +32,9 @@ pub mod store;
 pub mod table;
 
 pub use index::{Indexer, Layer};
+pub use loaded::{LoadedTable, TableRulesError};
 pub use operator::RowBytes;
 pub use plan::{plan, GroupPlan, Layout, Plan};
-pub use loaded::{LoadedTable, TableRulesError};
 pub use solve::{memory_needed, solve, Bellman, Progress, Silent, Solution, SolveConfig, Values};
 pub use table::{Encoding, Header, Table, TableError};
 

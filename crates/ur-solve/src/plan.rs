@@ -119,11 +119,7 @@ impl Plan {
     /// Estimated processor seconds with a layout: rows not stored cost
     /// about one compilation per sweep.
     pub fn cpu_seconds_with(&self, layout: &Layout) -> f64 {
-        self.groups
-            .iter()
-            .zip(&layout.stored)
-            .map(|(g, f)| g.compile_seconds * (SOLVE_PER_COMPILE + (1.0 - f) * SWEEPS_OF_A_GROUP))
-            .sum()
+        self.groups.iter().zip(&layout.stored).map(|(g, f)| g.compile_seconds * (SOLVE_PER_COMPILE + (1.0 - f) * SWEEPS_OF_A_GROUP)).sum()
     }
 
     /// Every row of every group stored: the fastest layout.
