@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use ur_solve::{memory_needed, solve, Encoding, Indexer, Layer, Progress, SolveConfig, SolveError};
+use ur_solve::{solve, Encoding, Indexer, Layer, Layout, Plan, Progress, SolveConfig, SolveError};
 
 use ur_cli::outln;
 
@@ -38,6 +38,14 @@ pub struct SolveCmd {
     /// Print no progress display.
     #[arg(long)]
     quiet: bool,
+    /// Keep the solve within GIB gibibytes of memory: the solver stores as much of
+    /// its compiled operator as fits and generates the rest again in every sweep
+    /// (the same table, more time), or says how much it needs.
+    #[arg(long, value_name = "GIB")]
+    memory: Option<f64>,
+    /// Print the estimated time, memory and disk of the solve, and stop without solving.
+    #[arg(long)]
+    plan: bool,
 }
 
 impl SolveCmd {
@@ -51,7 +59,9 @@ impl SolveCmd {
             bail!("--tolerance must be between 0 and 1, for example 1e-12");
         }
         let index = Indexer::new(&rules)?;
-        let need = memory_needed(&rules, &index, !self.no_checkpoint, encoding.width() as u64);
+        let plan = ur_solve::plan::plan_with_threads(&rules, &index, !self.no_checkpoint, encoding.width() as u64, self.threads);
+        let layout = self.memory.map(|cap| layout_under(&rules, &plan, cap)).transpose()?;
+        let need = plan.peak_with(layout.as_ref().unwrap_or(&plan.full_layout()));
         outln!(
             "{} with {} pieces: {} positions (side to move); memory needed {:.2} GiB; table {:.2} MiB",
             rules.id(),
@@ -60,6 +70,10 @@ impl SolveCmd {
             gib(need),
             index.len() as f64 * encoding.width() as f64 / 1048576.0
         )?;
+        print_plan(&plan, layout.as_ref(), self.threads)?;
+        if self.plan {
+            return Ok(());
+        }
         check_memory(&rules, &index, need)?;
         let out = match self.out.take() {
             Some(path) => {
@@ -80,7 +94,7 @@ impl SolveCmd {
             }
         }
         watch_signals(checkpoint.clone())?;
-        let cfg = SolveConfig { tolerance: self.tolerance, threads: self.threads, checkpoint: checkpoint.clone() };
+        let cfg = SolveConfig { tolerance: self.tolerance, threads: self.threads, checkpoint: checkpoint.clone(), layout };
         let bar = Bar::new(index.len(), self.quiet);
         let started = Instant::now();
         let solution = solve(&rules, &index, &cfg, &bar)?;
@@ -131,6 +145,63 @@ fn watch_signals(checkpoint: Option<PathBuf>) -> Result<()> {
 
 fn gib(bytes: u64) -> f64 {
     bytes as f64 / (1u64 << 30) as f64
+}
+
+/// The layout that keeps the solve under `--memory CAP` (GiB), or why none does.
+fn layout_under(rules: &ur_rules::Rules, plan: &Plan, cap: f64) -> Result<Layout> {
+    if !(cap.is_finite() && cap > 0.0) {
+        bail!("--memory must be a positive number of GiB, for example --memory 12");
+    }
+    plan.layout_under((cap * (1u64 << 30) as f64) as u64).map_err(|need| {
+        anyhow::anyhow!(
+            "--memory {cap} GiB is too little for {} with {} pieces: even generating its whole operator again in every sweep, \
+             the solve needs {:.2} GiB; give --memory {:.0} or more, or fewer pieces",
+            rules.id(),
+            rules.pieces(),
+            gib(need),
+            gib(need).ceil()
+        )
+    })
+}
+
+/// Prints the estimated memory, disk and time of the solve.
+fn print_plan(plan: &Plan, layout: Option<&Layout>, threads: usize) -> Result<()> {
+    let full = plan.full_layout();
+    let layout = layout.unwrap_or(&full);
+    if let Some(g) = plan.peak_group() {
+        let names = layer_names(&g.layers);
+        let stored = layout.stored.get(plan.groups.iter().position(|x| x.layers == g.layers).unwrap_or(0)).copied().unwrap_or(1.0);
+        outln!(
+            "  largest group {names}: {} positions, compiled operator {:.2} GiB ({:.0} bytes a position), {:.0} % of it stored",
+            g.positions,
+            gib(g.rows.total()),
+            g.rows.total() as f64 / g.positions.max(1) as f64,
+            100.0 * stored
+        )?;
+    }
+    outln!(
+        "  memory: {:.2} GiB at the peak with this layout, {:.2} GiB storing every row, {:.2} GiB at least (--memory)",
+        gib(plan.peak_with(layout)),
+        gib(plan.peak()),
+        gib(plan.minimum())
+    );
+    outln!("  disk: checkpoints up to {:.2} GiB, table {:.2} GiB", gib(plan.checkpoint_bytes), gib(plan.table_bytes))?;
+    let cores = if threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { threads };
+    let cpu = plan.cpu_seconds_with(layout);
+    outln!(
+        "  time: about {} on {cores} thread(s) of an idle machine ({:.0} s of processor time; within a factor of about 1.5)",
+        duration(cpu / cores as f64),
+        cpu
+    )?;
+    Ok(())
+}
+
+fn duration(secs: f64) -> String {
+    match secs {
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
+        s => format!("{:.1} h", s / 3600.0),
+    }
 }
 
 /// Refuses a solve that cannot fit in the memory available now.

@@ -24,6 +24,7 @@ pub mod huge;
 pub mod index;
 pub mod loaded;
 mod operator;
+pub mod plan;
 pub mod rgu;
 mod slots;
 pub mod solve;
@@ -32,6 +33,8 @@ pub mod table;
 
 pub use index::{Indexer, Layer};
 pub use loaded::{LoadedTable, TableRulesError};
+pub use operator::RowBytes;
+pub use plan::{plan, GroupPlan, Layout, Plan};
 pub use solve::{memory_needed, solve, Bellman, Progress, Silent, Solution, SolveConfig, Values};
 pub use table::{Encoding, Header, Table, TableError};
 

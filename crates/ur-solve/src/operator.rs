@@ -70,7 +70,15 @@ struct Pair {
 /// Compiled rows of some position pairs, two rows per pair (`i`'s, `j`'s),
 /// read in order by a sweep (a [`Cursor`]), so no offsets are stored.
 /// Exactly sized: the rows are built in reused [`Rows`] and copied here.
+///
+/// A chunk that is not *stored* keeps only its constants and choices (the
+/// constants read layers that leave memory once the group is compiled);
+/// every sweep generates its pairs, counts and references again, in the
+/// same order, so it computes exactly what a stored chunk computes.
 struct Chunk {
+    /// The upper-layer indices of its pairs.
+    range: (u64, u64),
+    stored: bool,
     pairs: Box<[Pair]>,
     counts: Box<[u8]>,
     consts: Box<[f64]>,
@@ -79,6 +87,15 @@ struct Chunk {
     /// index of a reference, or [`CHOSE_CONST`]. (Before any, the first
     /// reference, or the constant when there is none: never nothing.)
     choices: Box<[AtomicU8]>,
+}
+
+/// The rows a sweep reads: a stored chunk's, or one generated again.
+struct RowsView<'a> {
+    pairs: &'a [Pair],
+    counts: &'a [u8],
+    consts: &'a [f64],
+    refs: &'a [u32],
+    choices: &'a [AtomicU8],
 }
 
 /// A chunk's rows while they are compiled.
@@ -103,13 +120,17 @@ impl Rows {
         self.refs.clear();
     }
 
-    /// The rows, copied into exactly sized arrays.
-    fn to_chunk(&self) -> Chunk {
+    /// The rows, copied into exactly sized arrays; without `store`, only
+    /// the constants and choices.
+    fn to_chunk(&self, range: (u64, u64), store: bool) -> Chunk {
+        let kept = |v: &[u32]| if store { v.into() } else { Box::default() };
         Chunk {
-            pairs: self.pairs.as_slice().into(),
-            counts: self.counts.as_slice().into(),
+            range,
+            stored: store,
+            pairs: if store { self.pairs.as_slice().into() } else { Box::default() },
+            counts: if store { self.counts.as_slice().into() } else { Box::default() },
             consts: self.consts.as_slice().into(),
-            refs: self.refs.as_slice().into(),
+            refs: kept(&self.refs),
             choices: self.counts.iter().map(|_| AtomicU8::new(0)).collect(),
         }
     }
@@ -129,11 +150,15 @@ struct Cursor {
 /// further along the paths more significant, so positions are mostly
 /// updated after the positions their moves lead to. (Ordering by the total
 /// progress of both sides instead needs nearly twice the sweeps.)
-pub(crate) struct Operator {
+pub(crate) struct Operator<'b> {
     base: u64,
+    len: u64,
     probs: Vec<f64>,
     /// Chunks of pairs, by decreasing index.
     chunks: Vec<Chunk>,
+    /// Generates the rows of chunks that are not stored.
+    bellman: &'b Bellman<'b>,
+    upper: Layer,
 }
 
 /// Chunks per group compiled to estimate an operator's size.
@@ -149,23 +174,77 @@ impl Values for Half {
     }
 }
 
-/// The bytes a group's operator will take, estimated before it is built by
-/// compiling evenly spread chunks of it (every chunk of a small group).
-/// Moves per position vary too much between rule sets for a formula.
-pub(crate) fn estimated_bytes(b: &Bellman, group: &[Layer]) -> u64 {
+/// The bytes of compiled rows, by part.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RowBytes {
+    /// The pairs of positions (8 bytes a pair).
+    pub pairs: u64,
+    /// One byte per position and throw: references and flags.
+    pub counts: u64,
+    /// One byte per position and throw: the recorded best move.
+    pub choices: u64,
+    /// The `f64` best value of the moves leaving the group.
+    pub consts: u64,
+    /// The `u32` references to positions inside the group.
+    pub refs: u64,
+}
+
+impl RowBytes {
+    pub fn total(&self) -> u64 {
+        self.pairs + self.counts + self.choices + self.consts + self.refs
+    }
+
+    fn add(self, o: RowBytes) -> RowBytes {
+        RowBytes {
+            pairs: self.pairs + o.pairs,
+            counts: self.counts + o.counts,
+            choices: self.choices + o.choices,
+            consts: self.consts + o.consts,
+            refs: self.refs + o.refs,
+        }
+    }
+
+    fn scaled(self, f: f64) -> RowBytes {
+        let s = |x: u64| (x as f64 * f).round() as u64;
+        RowBytes { pairs: s(self.pairs), counts: s(self.counts), choices: s(self.choices), consts: s(self.consts), refs: s(self.refs) }
+    }
+}
+
+/// A group's operator, estimated before it is built by compiling evenly
+/// spread chunks of it (every chunk of a small group): its bytes by part,
+/// and the processor seconds compiling it takes (measured on the sample's
+/// threads, so other work on the machine does not count). Moves per
+/// position vary too much between rule sets for a formula.
+pub(crate) fn estimated_rows(b: &Bellman, group: &[Layer]) -> (RowBytes, f64) {
     let (upper, base, len) = extent(group);
     let chunks = upper.len.div_ceil(CHUNK);
     let stride = chunks.div_ceil(SAMPLED_CHUNKS);
-    let (bytes, positions) = (0..chunks)
+    let (bytes, positions, seconds) = (0..chunks)
         .into_par_iter()
         .filter(|c| c % stride == 0)
         .map_init(Rows::default, |rows, c| {
-            let chunk = compile_chunk(b, &upper, chunk_range(&upper, c), (base, len), &Half, rows);
+            let started = thread_cpu_seconds();
+            let chunk = compile_chunk(b, &upper, chunk_range(&upper, c), (base, len), &Half, rows, true);
             let positions = chunk.pairs.iter().map(|p| if p.i == p.j { 1 } else { 2 }).sum::<u64>();
-            (chunk.bytes(), positions)
+            (chunk.bytes(), positions, thread_cpu_seconds() - started)
         })
-        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-    (bytes as f64 * len as f64 / positions.max(1) as f64).round() as u64
+        .reduce(|| (RowBytes::default(), 0, 0.0), |a, b| (a.0.add(b.0), a.1 + b.1, a.2 + b.2));
+    let scale = len as f64 / positions.max(1) as f64;
+    (bytes.scaled(scale), seconds * scale)
+}
+
+/// Processor time of the calling thread.
+fn thread_cpu_seconds() -> f64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid timespec to write to.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+/// The bytes a group's operator will take (see [`estimated_rows`]).
+#[cfg(test)]
+pub(crate) fn estimated_bytes(b: &Bellman, group: &[Layer]) -> u64 {
+    estimated_rows(b, group).0.total()
 }
 
 /// A group's upper layer, lowest index and number of positions.
@@ -182,34 +261,62 @@ fn chunk_range(upper: &Layer, c: u64) -> (u64, u64) {
 }
 
 impl Chunk {
+    /// Whether its rows are stored (or generated in every sweep).
+    fn is_stored(&self) -> bool {
+        self.stored
+    }
+
     /// The memory the chunk's rows take.
-    fn bytes(&self) -> u64 {
-        (std::mem::size_of_val(&*self.pairs) + 2 * self.counts.len() + 8 * self.consts.len() + 4 * self.refs.len()) as u64
+    fn bytes(&self) -> RowBytes {
+        RowBytes {
+            pairs: std::mem::size_of_val(&*self.pairs) as u64,
+            counts: self.counts.len() as u64,
+            choices: self.choices.len() as u64,
+            consts: 8 * self.consts.len() as u64,
+            refs: 4 * self.refs.len() as u64,
+        }
     }
 }
 
-impl Operator {
-    /// Compiles the operator of a group whose lower layers are solved.
-    pub(crate) fn build(b: &Bellman, group: &[Layer], values: &[AtomicU64]) -> Operator {
+/// Whether chunk `c` is stored when a fraction `stored` of the chunks is:
+/// spread evenly, so the generated ones share the work between threads.
+fn is_stored(c: u64, stored: f64) -> bool {
+    stored >= 1.0 || ((c + 1) as f64 * stored).floor() > (c as f64 * stored).floor()
+}
+
+impl<'b> Operator<'b> {
+    /// Compiles the operator of a group whose lower layers are solved,
+    /// storing every row.
+    #[cfg(test)]
+    pub(crate) fn build(b: &'b Bellman<'b>, group: &[Layer], values: &[AtomicU64]) -> Operator<'b> {
+        Self::build_storing(b, group, values, 1.0)
+    }
+
+    /// Compiles the operator, storing the rows of a fraction `stored` of
+    /// its chunks; the others keep their constants and choices only and
+    /// are generated again in every sweep (slower, same results).
+    pub(crate) fn build_storing(b: &'b Bellman<'b>, group: &[Layer], values: &[AtomicU64], stored: f64) -> Operator<'b> {
         // Every position of the lower layer is the other side's view of one
         // in the upper layer, so the pairs of the upper layer cover both.
         let (upper, base, len) = extent(group);
         let chunks = (0..upper.len.div_ceil(CHUNK))
             .into_par_iter()
-            .map_init(Rows::default, |rows, c| compile_chunk(b, &upper, chunk_range(&upper, c), (base, len), values, rows))
+            .map_init(Rows::default, |rows, c| {
+                compile_chunk(b, &upper, chunk_range(&upper, c), (base, len), values, rows, is_stored(c, stored))
+            })
             .collect();
-        Operator { base, probs: b.throws.iter().map(|x| x.1).collect(), chunks }
+        Operator { base, len, probs: b.throws.iter().map(|x| x.1).collect(), chunks, bellman: b, upper }
     }
 
     /// The memory the compiled rows take.
     pub(crate) fn bytes(&self) -> u64 {
-        self.chunks.iter().map(Chunk::bytes).sum()
+        self.chunks.iter().map(|c| c.bytes().total()).sum()
     }
 
     /// `R` and `q` of the row at the cursor (see `settle_pair` in solve.rs),
     /// reading the moves `M` says (`ALL`, `RECORDING` or `POLICY`).
     #[inline]
-    fn parts<const M: u8>(&self, c: &Chunk, at: &mut Cursor, values: &[AtomicU64]) -> (f64, f64) {
+    fn parts<const M: u8>(&self, c: &RowsView, at: &mut Cursor, values: &[AtomicU64]) -> (f64, f64) {
         let (mut r, mut q) = (0.0, 0.0);
         for p in &self.probs {
             let k = at.count;
@@ -274,14 +381,22 @@ impl Operator {
     fn sweep_reading<const M: u8>(&self, values: &[AtomicU64], mode: &Mode) -> f64 {
         self.chunks
             .par_iter()
-            .map(|c| {
+            .map_init(Rows::default, |rows, c| {
+                let view = if c.is_stored() {
+                    RowsView { pairs: &c.pairs, counts: &c.counts, consts: &c.consts, refs: &c.refs, choices: &c.choices }
+                } else {
+                    // The constants were kept: the rows need no values.
+                    let extent = (self.base, self.len);
+                    compile_rows(self.bellman, &self.upper, c.range, extent, &Half, rows);
+                    RowsView { pairs: &rows.pairs, counts: &rows.counts, consts: &c.consts, refs: &rows.refs, choices: &c.choices }
+                };
                 let mut at = Cursor::default();
-                c.pairs.iter().map(|&pair| self.update_pair::<M>(c, pair, &mut at, values, mode)).fold(0.0, f64::max)
+                view.pairs.iter().map(|&pair| self.update_pair::<M>(&view, pair, &mut at, values, mode)).fold(0.0, f64::max)
             })
             .reduce(|| 0.0, f64::max)
     }
 
-    fn update_pair<const M: u8>(&self, c: &Chunk, pair: Pair, at: &mut Cursor, values: &[AtomicU64], mode: &Mode) -> f64 {
+    fn update_pair<const M: u8>(&self, c: &RowsView, pair: Pair, at: &mut Cursor, values: &[AtomicU64], mode: &Mode) -> f64 {
         let (i, j) = (self.base + u64::from(pair.i), self.base + u64::from(pair.j));
         let (ri, qi) = self.parts::<M>(c, at, values);
         let (rj, qj) = self.parts::<M>(c, at, values);
@@ -296,16 +411,24 @@ impl Operator {
     }
 }
 
-/// Compiles the two rows of every pair whose upper index is in `range`:
-/// every position there whose pass partner is not above it.
+/// Compiles the chunk of pairs whose upper index is in `range`, storing
+/// its rows or, without `store`, its constants and choices only.
 fn compile_chunk(
     b: &Bellman,
     upper: &Layer,
     range: (u64, u64),
-    (base, len): (u64, u64),
+    extent: (u64, u64),
     values: &(impl Values + ?Sized),
-    chunk: &mut Rows,
+    rows: &mut Rows,
+    store: bool,
 ) -> Chunk {
+    compile_rows(b, upper, range, extent, values, rows);
+    rows.to_chunk(range, store)
+}
+
+/// Compiles the two rows of every pair whose upper index is in `range`:
+/// every position there whose pass partner is not above it.
+fn compile_rows(b: &Bellman, upper: &Layer, range: (u64, u64), (base, len): (u64, u64), values: &(impl Values + ?Sized), chunk: &mut Rows) {
     chunk.clear();
     b.index.for_each_desc(b.rules, upper, range, Side::Light, |i, st| {
         let mut flipped = st;
@@ -317,7 +440,6 @@ fn compile_chunk(
             compile_row(b, &flipped, (base, len), values, chunk);
         }
     });
-    chunk.to_chunk()
 }
 
 /// Appends one position's row.

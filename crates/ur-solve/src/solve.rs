@@ -175,11 +175,15 @@ pub struct SolveConfig {
     pub threads: usize,
     /// Directory for per-layer checkpoints; a rerun resumes from it.
     pub checkpoint: Option<PathBuf>,
+    /// Which share of each group's compiled rows to store (from
+    /// [`crate::Plan::layout_under`] for a memory cap); none: all of them.
+    /// The values are the same whatever is stored.
+    pub layout: Option<crate::plan::Layout>,
 }
 
 impl Default for SolveConfig {
     fn default() -> Self {
-        SolveConfig { tolerance: 1e-12, threads: 0, checkpoint: None }
+        SolveConfig { tolerance: 1e-12, threads: 0, checkpoint: None, layout: None }
     }
 }
 
@@ -220,22 +224,7 @@ impl Values for Solution {
 /// acceleration history of the group being solved; at the end, the
 /// solution's values and the encoded table (`table_width` bytes a position).
 pub fn memory_needed(rules: &Rules, index: &Indexer, spill: bool, table_width: u64) -> u64 {
-    let bellman = Bellman::new(rules, index);
-    let groups = layer_groups(index);
-    let releases = crate::checkpoint::releases(index, &groups);
-    let (mut resident, mut peak) = (0u64, 0u64);
-    for (group, released) in groups.iter().zip(&releases) {
-        let len: u64 = group.iter().map(|l| l.len).sum();
-        resident += len;
-        let operator = crate::operator::estimated_bytes(&bellman, group);
-        let compiling = resident * 8 + operator;
-        if spill {
-            resident -= released.iter().map(|l| l.len).sum::<u64>();
-        }
-        let sweeping = resident * 8 + operator + len * Anderson::BYTES_PER_POSITION;
-        peak = peak.max(compiling).max(sweeping);
-    }
-    peak.max(index.len() * (8 + table_width) + if spill { resident * 8 } else { 0 })
+    crate::plan::plan(rules, index, spill, table_width).peak()
 }
 
 /// Solves every position of a race rule set.
@@ -254,10 +243,11 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
     let groups = layer_groups(index);
     let releases = crate::checkpoint::releases(index, &groups);
     let (mut residual, mut sweeps, mut done) = (0.0f64, 0u64, 0u64);
-    for (group, released) in groups.iter().zip(&releases) {
+    for (g, (group, released)) in groups.iter().zip(&releases).enumerate() {
         progress.layers_started(group, done, index.len());
         let resumed = checkpoints.as_ref().map(|c| c.load(group, &values)).transpose()? == Some(true);
-        let op = (!resumed).then(|| compile_group(&bellman, group, &values));
+        let stored = cfg.layout.as_ref().and_then(|l| <[f64]>::get(&l.stored, g).copied()).unwrap_or(1.0);
+        let op = (!resumed).then(|| compile_group(&bellman, group, &values, stored));
         if checkpoints.is_some() {
             // No later group reads them, and this one is compiled.
             release(&mut values, released);
@@ -289,12 +279,13 @@ fn huge<T: Zeroable>(len: u64, what: &str) -> Result<HugeArray<T>, SolveError> {
     HugeArray::zeroed(len as usize).map_err(|e| SolveError::Io(format!("cannot allocate {what}: {e}")))
 }
 
-/// Starts the group's values at one half and compiles its operator.
-fn compile_group(b: &Bellman, group: &[Layer], values: &[AtomicU64]) -> Operator {
+/// Starts the group's values at one half and compiles its operator,
+/// storing the rows of a fraction `stored` of it.
+fn compile_group<'b>(b: &'b Bellman<'b>, group: &[Layer], values: &[AtomicU64], stored: f64) -> Operator<'b> {
     for l in group {
         values[l.range()].par_iter().for_each(|v| v.store(0.5f64.to_bits(), Relaxed));
     }
-    Operator::build(b, group, values)
+    Operator::build_storing(b, group, values, stored)
 }
 
 fn release(values: &mut HugeArray<AtomicU64>, layers: &[Layer]) {
@@ -318,7 +309,7 @@ fn gather(index: &Indexer, values: HugeArray<AtomicU64>, releases: &[Vec<Layer>]
 }
 
 /// Layers that depend on each other: `(a, b)` and `(b, a)`.
-fn layer_groups(index: &Indexer) -> Vec<Vec<Layer>> {
+pub(crate) fn layer_groups(index: &Indexer) -> Vec<Vec<Layer>> {
     let mut groups: Vec<Vec<Layer>> = Vec::new();
     for &l in index.layers() {
         if l.mine > l.theirs {

@@ -43,3 +43,30 @@ fn spilled_and_resumed_solves_equal_the_in_memory_solve() {
     assert_eq!(resumed_groups.0.into_inner(), 9, "every group but (0,0) comes from its checkpoint");
     assert_eq!(bits(&resumed.values), bits(&in_memory.values));
 }
+
+/// A solve under a memory cap (part of the rows generated in every sweep)
+/// that is interrupted resumes from its checkpoints to the same values.
+#[test]
+fn an_interrupted_capped_solve_resumes_to_the_same_values() {
+    let opts: Options = [("pieces".to_string(), OptionValue::Int(4))].into();
+    let rules = Rules::builtin_with("finkel", &opts).unwrap();
+    let index = Indexer::new(&rules).unwrap();
+    let one_thread = SolveConfig { threads: 1, ..SolveConfig::default() };
+    let in_memory = solve(&rules, &index, &one_thread, &Silent).unwrap();
+
+    let plan = ur_solve::plan(&rules, &index, true, 2);
+    let layout = plan.layout_under((plan.minimum() + plan.peak()) / 2).unwrap();
+    assert!(layout.stored.iter().any(|&f| f < 1.0), "{layout:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt: PathBuf = dir.path().join("ckpt");
+    let cfg = SolveConfig { checkpoint: Some(ckpt.clone()), layout: Some(layout), ..one_thread };
+    solve(&rules, &index, &cfg, &Silent).unwrap();
+    // Interrupted during the last two groups.
+    for file in ["layer-0-0.f64", "layer-0-1.f64"] {
+        std::fs::remove_file(ckpt.join(file)).unwrap();
+    }
+    let resumed_groups = Resumed::default();
+    let resumed = solve(&rules, &index, &cfg, &resumed_groups).unwrap();
+    assert_eq!(resumed_groups.0.into_inner(), 8);
+    assert_eq!(bits(&resumed.values), bits(&in_memory.values));
+}
