@@ -184,7 +184,7 @@ fn print_plan(plan: &Plan, layout: Option<&Layout>, threads: usize) -> Result<()
         gib(plan.peak_with(layout)),
         gib(plan.peak()),
         gib(plan.minimum())
-    );
+    )?;
     outln!("  disk: checkpoints up to {:.2} GiB, table {:.2} GiB", gib(plan.checkpoint_bytes), gib(plan.table_bytes))?;
     let cores = if threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { threads };
     let cpu = plan.cpu_seconds_with(layout);
