@@ -271,7 +271,8 @@ fn ctrl_c_keeps_every_game_it_counts() {
     let dir = tempfile::tempdir().unwrap();
     let save = dir.path().join("a.json");
     let s = path_str(&save);
-    let args = ["arena", "--bots", "random,greedy", "--games", "20000", "--threads", "1", "--quiet", "--save", s];
+    // Bots slow enough that the games outlast the first save on a quick machine.
+    let args = ["arena", "--bots", "level3,greedy", "--games", "20000", "--threads", "1", "--quiet", "--save", s];
     let mut child = common::ur_cmd(&args).stdin(std::process::Stdio::null()).stderr(std::process::Stdio::piped()).spawn().unwrap();
     // Wait for a save with games in it, then interrupt.
     let started = std::time::Instant::now();

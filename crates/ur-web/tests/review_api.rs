@@ -8,28 +8,11 @@ use common::*;
 use serde_json::{json, Value};
 use ur_rules::Playable;
 
-/// A hot-seat game of Finkel with 2 pieces, played to the end; its id.
-async fn finished_game(addr: std::net::SocketAddr) -> String {
-    let g = create(addr, json!({"rules": "finkel", "mode": "hotseat", "options": {"pieces": 2}})).await;
-    let id = g["id"].as_str().unwrap().to_string();
-    let mut p = Client::join(addr, &id, g["token"].as_str()).await;
-    let mut v = p.last.clone().unwrap();
-    for _ in 0..5000 {
-        if over(&v) {
-            break;
-        }
-        p.step(&v).await;
-        v = p.view().await;
-    }
-    assert!(over(&v));
-    id
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_game_and_its_uploaded_record_get_the_same_review() {
     let dir = tempfile::tempdir().unwrap();
     let addr = server(dir.path(), fast).await;
-    let id = finished_game(addr).await;
+    let id = finished_hotseat(addr).await;
     let (status, body) = http(addr, "GET", &format!("/api/games/{id}/review"), None).await;
     assert_eq!(status, 200, "{body}");
     let doc: Value = serde_json::from_str(&body).unwrap();
