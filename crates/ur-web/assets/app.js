@@ -10,6 +10,7 @@ import { MOTION, SOUND, slideMove, soundOf, playSound } from './effects.js';
 import { renderRulesPage } from './rules.js';
 import { showReviewScreen } from './review.js';
 import { startPositionField, positionLine } from './position.js';
+import { flipped, flipButton, placePlayers, boardLayout, onLayoutChange } from './orient.js';
 
 const MAX_RULES_FILE = 64 * 1024;
 const SIDES = ['light', 'dark'];
@@ -459,7 +460,7 @@ async function showInvite(id, token, routeId) {
         row('invite.seats', 'invite-seats', t('invite.seats.text', { host: sideName(view, host), you: sideName(view, you) }))),
       h('div', { class: 'board-wrap' }, svg)),
     take));
-  renderBoard(svg, view, { labels: true });
+  renderBoard(svg, view, { labels: true, flip: you === 'dark', layout: boardLayout() });
 }
 
 // ------------------------------------------------------------ game screen
@@ -531,6 +532,7 @@ class GameScreen {
       this.everOnline = true;
       this.busy = false;
       this.renderStatus();
+      this.renderPlayers();
     };
     ws.onmessage = (e) => {
       this.heard = Date.now();
@@ -553,6 +555,7 @@ class GameScreen {
     this.busy = false;
     if (this.closed || this.notFound) return;
     this.renderStatus();
+    this.renderPlayers();
     const delay = Math.min(10000, 500 * 2 ** this.retry) * (0.8 + Math.random() * 0.4);
     this.retry += 1;
     clearTimeout(this.reconnectTimer);
@@ -585,6 +588,7 @@ class GameScreen {
     this.closed = true;
     clearInterval(this.timer);
     clearTimeout(this.reconnectTimer);
+    clearTimeout(this.forcedTimer);
     document.removeEventListener('keydown', this.onKey);
     if (this.ws) {
       const ws = this.ws;
@@ -667,6 +671,16 @@ class GameScreen {
     if (prev && msg.seq !== prevSeq) this.sound(prev);
     this.moved = null;
     this.autoRoll();
+    this.playForced();
+  }
+
+  /** Plays the only action there is, after a short pause, when the player asked for it. */
+  playForced() {
+    clearTimeout(this.forcedTimer);
+    const v = this.view;
+    if (!store.get(OPTIONS.forced, false) || !this.canAct() || v.turn.stage !== 'act' || v.actions.length !== 1 || this.busy) return;
+    const seq = this.seq;
+    this.forcedTimer = setTimeout(() => { if (this.seq === seq) this.act(v.actions[0].index); }, AUTO_ROLL_MS);
   }
 
   /** A short sound for a throw, a move and a capture, when the player turned sound on. */
@@ -755,7 +769,7 @@ class GameScreen {
   }
 
   hintAllowed() {
-    return this.game && this.game.mode === 'bot' && this.canAct() && this.view.actions.length > 0;
+    return this.game && this.game.mode === 'bot' && hintsWork(this.view) && this.canAct() && this.view.actions.length > 0;
   }
 
   onHint(msg) {
@@ -827,6 +841,9 @@ class GameScreen {
       if (this.canAct() && this.view.turn.stage === 'roll') { e.preventDefault(); this.roll(); }
     } else if (e.key === 'h' || e.key === 'H') {
       if (this.hintAllowed()) { e.preventDefault(); this.askHint(); }
+    } else if (e.key === 'f' || e.key === 'F') {
+      const b = document.getElementById('flip-board');
+      if (b) { e.preventDefault(); b.click(); }
     } else if (e.key === 'p' || e.key === 'P') {
       const b = document.getElementById('show-path');
       if (b) { e.preventDefault(); b.click(); }
@@ -853,6 +870,8 @@ class GameScreen {
     el.svg.setAttribute('id', 'board');
     el.svg.setAttribute('role', 'group');
     el.boardWrap = h('div', { class: 'board-wrap' }, el.svg);
+    el.playersTop = h('div', { class: 'player-slot', id: 'players-top' });
+    el.playersBottom = h('div', { class: 'player-slot', id: 'players-bottom' });
     el.status = h('p', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' }, t('game.loading'));
     el.last = h('p', { class: 'last', id: 'last' });
     el.notes = h('p', { class: 'notes', hidden: true });
@@ -878,9 +897,9 @@ class GameScreen {
     fill(main(), h('div', { class: 'game', id: 'game' },
       h('div', { class: 'play' },
         h('div', { class: 'game-head' }, el.title, el.rulesLink),
-        el.players.dark,
+        el.playersTop,
         el.boardWrap,
-        el.players.light,
+        el.playersBottom,
         el.position.el,
         el.notes),
       h('div', { class: 'side' },
@@ -918,6 +937,7 @@ class GameScreen {
       root.dataset.winner = v.winner || '';
     }
     this.renderBoard();
+    placePlayers(this);
     el.position.show(v);
     this.renderPlayers();
     this.renderStatus();
@@ -969,6 +989,8 @@ class GameScreen {
       targets: act ? targets : [],
       captures: act ? this.captureTargets() : [],
       showPath: store.get('ur.showPath', false) ? (you === 'light' || you === 'dark' ? you : (v.turn.side || 'light')) : null,
+      flip: flipped(this),
+      layout: boardLayout(),
     });
     this.labelBoard(act ? movable : [], act ? targets : []);
     if (focusKey) {
@@ -1018,7 +1040,8 @@ class GameScreen {
         const g = svg.querySelector(`[data-${kind}="${side}"]`);
         if (!g) continue;
         const n = v.position[kind][side === 'light' ? 0 : 1];
-        const parts = [t('spot.' + kind, { side: sideName(v, side) }) + ': ' + n];
+        // The visible caption and count first, so the accessible name contains what is seen.
+        const parts = [pileCaption(v, kind, side) + ': ' + n, t(kind === 'off' ? offKey(v) : 'spot.reserve', { side: sideName(v, side) })];
         const k = spotKey({ at: kind, side }, v);
         g.classList.toggle('can-move', canMove.has(k) && !canGo.size);
         if (canMove.has(k)) parts.push(t('a11y.canMove'));
@@ -1032,6 +1055,7 @@ class GameScreen {
     const seat = this.seats && this.seats[side];
     if (!seat) return '';
     if (seat.kind === 'bot') return t('game.bot');
+    if (!this.online) return t('game.connUnknown');
     const dl = this.deadlines[side];
     if (dl) return t('game.countdown', { time: fmtTime(dl - Date.now()) });
     if (seat.connected) return t('game.connected');
@@ -1049,15 +1073,17 @@ class GameScreen {
       const idx = side === 'light' ? 0 : 1;
       const reserve = v.position.reserve ? v.position.reserve[idx] : 0;
       const off = v.position.off ? v.position.off[idx] : 0;
-      const dot = seat ? (seat.kind === 'bot' ? 'bot' : (this.deadlines[side] ? 'away' : (seat.connected ? 'on' : 'off'))) : 'none';
+      let dot = seat ? (seat.kind === 'bot' ? 'bot' : (this.deadlines[side] ? 'away' : (seat.connected ? 'on' : 'off'))) : 'none';
+      // Our own connection is down: what the server last said of a person is stale.
+      if (!this.online && seat && seat.kind !== 'bot') dot = 'unknown';
       box.className = 'player ' + side + (isTurn ? ' turn' : '') + (v.winner === side ? ' won' : '');
       fill(box, 
         h('span', { class: 'disc ' + ((v.sides && v.sides[idx] && v.sides[idx].tone) || side), 'aria-hidden': 'true' }),
         h('span', { class: 'name' }, sideName(v, side)),
         (you === side || (you === 'both')) && this.game.mode !== 'hotseat' ? h('span', { class: 'tag' }, t('game.you')) : null,
         h('span', { class: 'conn ' + dot, 'data-presence': side }, h('span', { class: 'dot', 'aria-hidden': 'true' }), this.seatText(side)),
-        h('span', { class: 'counts', 'aria-label': t('spot.reserve', { side: sideName(v, side) }) + ': ' + reserve + ', ' + t('spot.off', { side: sideName(v, side) }) + ': ' + off },
-          '⟲ ' + reserve + '  ✓ ' + off));
+        h('span', { class: 'counts', 'aria-label': t('spot.reserve', { side: sideName(v, side) }) + ': ' + reserve + ', ' + t(offKey(v), { side: sideName(v, side) }) + ': ' + off },
+          '⟲ ' + reserve + '  ' + offSign(v) + ' ' + off));
     }
   }
 
@@ -1116,7 +1142,7 @@ class GameScreen {
     if (can && v.turn.stage === 'roll') {
       buttons.push(h('button', { type: 'button', class: 'primary big roll', id: 'roll', title: t('game.rollKey'), disabled: this.busy, onclick: () => this.roll() }, t('game.roll')));
     }
-    if (this.game && this.game.mode === 'bot' && !v.winner) {
+    if (this.game && this.game.mode === 'bot' && !v.winner && hintsWork(v)) {
       buttons.push(h('button', { type: 'button', id: 'hint', title: t('game.hintKey'), disabled: !this.hintAllowed() || this.busy, onclick: () => this.askHint() }, t('game.hint')));
     }
     const showing = !!store.get('ur.showPath', false);
@@ -1125,6 +1151,7 @@ class GameScreen {
       this.renderBoard();
       this.renderControls();
     } }, t('game.path')));
+    buttons.push(flipButton(this));
     if (this.selected || this.pending) {
       buttons.push(h('button', { type: 'button', class: 'link', onclick: () => { this.selected = null; this.pending = null; this.render(); } }, t('game.cancel')));
     }
@@ -1227,11 +1254,13 @@ class GameScreen {
       h('input', { type: 'checkbox', id, checked: !!store.get(key, key === OPTIONS.animate), onchange: (e) => {
         store.set(key, e.target.checked);
         if (key === OPTIONS.autoRoll) this.autoRoll();
+        if (key === OPTIONS.forced) this.playForced();
       } }), ' ', label);
     fill(box,
       h('summary', {}, t('game.options')),
       toggle(OPTIONS.autoRoll, 'opt-auto-roll', t('game.opt.autoRoll')),
       toggle(OPTIONS.oneClick, 'opt-one-click', t('game.opt.oneClick')),
+      toggle(OPTIONS.forced, 'opt-forced', t('game.opt.forced')),
       toggle(OPTIONS.animate, 'opt-animate', t('game.opt.animate')),
       toggle(OPTIONS.sound, 'opt-sound', t('game.opt.sound')));
     box.open = open;
@@ -1262,8 +1291,22 @@ class GameScreen {
 }
 
 // The player's options of play, by their keys in the browser's storage.
-const OPTIONS = { autoRoll: 'ur.autoRoll', oneClick: 'ur.oneClick', animate: MOTION, sound: SOUND };
+const OPTIONS = { autoRoll: 'ur.autoRoll', oneClick: 'ur.oneClick', forced: 'ur.forced', animate: MOTION, sound: SOUND };
 const AUTO_ROLL_MS = 500;
+
+/** Whether the server answers hints in this game's family (race games only). */
+function hintsWork(view) {
+  return !view.rules || !view.rules.family || view.rules.family === 'race';
+}
+
+/** The tower games' off pile holds eliminated pieces, not pieces home. */
+function offKey(view) {
+  return view.rules && view.rules.family === 'tower' ? 'spot.lost' : 'spot.off';
+}
+
+function offSign(view) {
+  return view.rules && view.rules.family === 'tower' ? '✕' : '✓';
+}
 
 /** An action's or a throw's words in the page's language (its English text if it has none). */
 function spoken(x, view) {
@@ -1300,6 +1343,7 @@ function guessAction(prev, view) {
 function start() {
   renderHeader();
   window.addEventListener('hashchange', route);
+  onLayoutChange(() => { if (app.screen && app.screen.view) app.screen.renderBoard(); });
   route();
 }
 
