@@ -11,6 +11,7 @@ import { renderRulesPage } from './rules.js';
 import { showReviewScreen } from './review.js';
 import { startPositionField, positionLine } from './position.js';
 import { flipped, flipButton, placePlayers, boardLayout, onLayoutChange } from './orient.js';
+import { customRules, checkRulesFile, showProblems } from './rulesfile.js';
 
 const MAX_RULES_FILE = 64 * 1024;
 const SIDES = ['light', 'dark'];
@@ -46,14 +47,14 @@ function route() {
   if (parts[0] === 'game' && parts[1]) {
     const id = parts[1];
     const token = params.get('token');
-    if (token && (games()[id] || {}).token !== token) {
+    if (token && !holdsToken(id, token)) {
       // A link this browser holds no seat by yet: show what it opens first.
       closeScreen();
       showInvite(id, token, routeId);
       return;
     }
     if (token) history.replaceState(null, '', '#/game/' + encodeURIComponent(id));
-    if (app.screen && app.screen.id === id) {
+    if (app.screen && app.screen.id === id && (!token || app.screen.token === token)) {
       app.screen.show();
       return;
     }
@@ -89,6 +90,24 @@ function rememberGame(id, info) {
   // Keep the 30 most recent.
   const keep = Object.entries(all).sort((a, b) => b[1].at - a[1].at).slice(0, 30);
   store.set('ur.games', Object.fromEntries(keep));
+}
+
+/** Whether this browser holds a seat of game `id` by `token`. */
+function holdsToken(id, token) {
+  const g = games()[id] || {};
+  return g.token === token || Object.values(g.seats || {}).includes(token);
+}
+
+/**
+ * Keeps the seat `side` of game `id`: every seat held stays (the creator
+ * who opens their own invitation keeps their first seat as the game's).
+ */
+function holdSeat(id, side, token) {
+  const g = games()[id] || {};
+  const seats = { ...(g.seats || {}) };
+  if (g.token && g.seat && !seats[g.seat]) seats[g.seat] = g.token;
+  if (!Object.values(seats).includes(token)) seats[side || 'unknown'] = token;
+  rememberGame(id, { seats, token: g.token || token, seat: g.seat || side });
 }
 
 function forgetGame(id) {
@@ -213,7 +232,8 @@ async function showLobby(routeId, preset) {
     perfect.hidden = !race;
     perfect.disabled = !race;
     if (!race && levelSelect.value === 'perfect') { levelSelect.value = '5'; state.bot = '5'; }
-    rulesLink.href = '#/rules/' + encodeURIComponent(state.rules);
+    rulesLink.href = '#/rules/' + encodeURIComponent(state.file ? state.file.id : state.rules);
+    rulesLink.textContent = state.file ? t('lobby.custom.rulesLink', { rules: state.file.rules }) : t('lobby.rulesLink');
     fill(optionsBox);
     if (state.file) return;
     const asked = state.rules;
@@ -270,34 +290,54 @@ async function showLobby(routeId, preset) {
 
   const fileInput = h('input', { type: 'file', id: 'rules-file', accept: '.toml,.json,.txt,text/plain,application/toml' });
   const clearFile = h('button', { type: 'button', class: 'link', hidden: true }, t('lobby.custom.clear'));
+  const fileError = h('div', { class: 'error file-error', id: 'rules-file-error', role: 'alert' });
+  // Back to the built-in rule sets: a new choice never leaves the old file loaded.
+  const dropFile = () => {
+    state.file = null;
+    fileInfo.hidden = true;
+    clearFile.hidden = true;
+    select.disabled = false;
+    fill(fileError);
+    showRuleSet();
+  };
   fileInput.addEventListener('change', async () => {
     const f = fileInput.files && fileInput.files[0];
+    dropFile();
     if (!f) return;
     if (f.size > MAX_RULES_FILE) {
-      errorEl.textContent = t('lobby.custom.tooLarge', { size: f.size, max: MAX_RULES_FILE });
+      fill(fileError, h('p', {}, t('lobby.custom.tooLarge', { size: f.size, max: MAX_RULES_FILE })));
       fileInput.value = '';
       return;
     }
-    state.file = { name: f.name, text: await f.text() };
-    errorEl.textContent = '';
-    fileInfo.textContent = t('lobby.custom.loaded', { name: f.name });
+    const text = await f.text();
+    fileInfo.textContent = t('lobby.custom.checking', { name: f.name });
     fileInfo.hidden = false;
+    state.checking = checkRulesFile(text);
+    const verdict = await state.checking;
+    state.checking = null;
+    if (fileInput.files[0] !== f) return; // another file was chosen meanwhile
+    if (!verdict.ok) {
+      fileInfo.hidden = true;
+      showProblems(fileError, f.name, verdict);
+      fileInput.value = '';
+      return;
+    }
+    state.file = { name: f.name, text, id: verdict.info.id, rules: verdict.info.name };
+    fileInfo.textContent = t('lobby.custom.loaded', { name: f.name });
     clearFile.hidden = false;
     select.disabled = true;
     showRuleSet();
   });
   clearFile.addEventListener('click', () => {
-    state.file = null;
     fileInput.value = '';
-    fileInfo.hidden = true;
-    clearFile.hidden = true;
-    select.disabled = false;
-    showRuleSet();
+    dropFile();
   });
 
   const start = h('button', { type: 'submit', class: 'primary big', id: 'start' }, t('lobby.start'));
   const form = h('form', { class: 'lobby-form', onsubmit: async (e) => {
     e.preventDefault();
+    // A file being checked decides what Start sends.
+    if (state.checking) await state.checking;
     errorEl.textContent = '';
     start.disabled = true;
     start.textContent = t('lobby.starting');
@@ -334,7 +374,7 @@ async function showLobby(routeId, preset) {
       h('summary', {}, t('lobby.custom')),
       h('p', { class: 'muted' }, t('lobby.custom.hint')),
       h('label', { class: 'file' }, h('span', { class: 'sr-only' }, t('lobby.custom')), fileInput),
-      fileInfo, clearFile),
+      fileInfo, fileError, clearFile),
     startPos.el),
   h('section', { class: 'card' }, modeField, h('div', { class: 'row' }, levelField, seatField)),
   errorEl,
@@ -383,8 +423,7 @@ async function showRules(id, gameId, routeId) {
   try {
     info = await loadDetails(id);
   } catch (_) {
-    // A custom rule set: what the last game showed.
-    if (app.lastView && app.lastView.rules.id === id) info = { id, name: app.lastView.rules.name, family: app.lastView.rules.family, summary: '', options: [], view: app.lastView };
+    info = await customRulesInfo(id, gameId);
   }
   if (routeId !== app.routeId) return;
   if (!info) {
@@ -399,12 +438,26 @@ async function showRules(id, gameId, routeId) {
   });
 }
 
+/** A custom rule set's page: a file checked in the lobby, the last game's view, or the game's own start. */
+async function customRulesInfo(id, gameId) {
+  if (customRules.has(id)) return customRules.get(id);
+  const fromView = (view) => ({ id, name: view.rules.name, family: view.rules.family, summary: '', options: [], view });
+  if (app.lastView && app.lastView.rules.id === id) return fromView(app.lastView);
+  if (!gameId) return null;
+  try {
+    const setup = await fetchJSON('/api/games/' + encodeURIComponent(gameId));
+    return setup && setup.view && setup.view.rules.id === id ? fromView(setup.view) : null;
+  } catch (_) {
+    return null;
+  }
+}
+
 // ------------------------------------------------------------- invitation
 
 /** Joins a game by a link's token: keeps the secret out of the address bar
  * (so it is not shared by mistake) but in this browser, so a closed tab comes back. */
-function takeSeat(id, token) {
-  rememberGame(id, { token });
+function takeSeat(id, token, side = null) {
+  holdSeat(id, side, token);
   history.replaceState(null, '', '#/game/' + encodeURIComponent(id));
   closeScreen();
   app.screen = new GameScreen(id, token);
@@ -434,7 +487,7 @@ async function showInvite(id, token, routeId) {
   } catch (_) { /* the game screen says what is wrong */ }
   if (routeId !== app.routeId) return;
   if (!setup || setup.mode !== 'online' || setup.status !== 'playing' || !SIDES.includes(setup.you)) {
-    takeSeat(id, token);
+    takeSeat(id, token, setup && SIDES.includes(setup.you) ? setup.you : null);
     return;
   }
   const view = setup.view;
@@ -445,7 +498,7 @@ async function showInvite(id, token, routeId) {
   svg.setAttribute('class', 'board');
   svg.setAttribute('id', 'invite-board');
   const row = (key, id, ...value) => [h('dt', {}, t(key)), h('dd', { id }, ...value)];
-  const take = h('button', { type: 'button', class: 'primary big', id: 'take-seat', onclick: () => takeSeat(id, token) }, t('invite.take'));
+  const take = h('button', { type: 'button', class: 'primary big', id: 'take-seat', onclick: () => takeSeat(id, token, you) }, t('invite.take'));
   fill(root, h('div', { class: 'lobby invite', id: 'invite' },
     h('h1', {}, t('invite.heading', { rules: view.rules.name })),
     h('p', { class: 'intro' }, t('invite.intro')),
@@ -1041,7 +1094,7 @@ class GameScreen {
         if (!g) continue;
         const n = v.position[kind][side === 'light' ? 0 : 1];
         // The visible caption and count first, so the accessible name contains what is seen.
-        const parts = [pileCaption(v, kind, side) + ': ' + n, t(kind === 'off' ? offKey(v) : 'spot.reserve', { side: sideName(v, side) })];
+        const parts = [pileCaption(v, kind, side) + ' ' + n, t(kind === 'off' ? offKey(v) : 'spot.reserve', { side: sideName(v, side) })];
         const k = spotKey({ at: kind, side }, v);
         g.classList.toggle('can-move', canMove.has(k) && !canGo.size);
         if (canMove.has(k)) parts.push(t('a11y.canMove'));

@@ -281,9 +281,15 @@ function pile(layer, kind, side, count, box, opts, clickable, label) {
   const g = el('g', { class: 'pile ' + kind, [`data-${kind}`]: side, transform: `translate(${x} ${y})` }, layer);
   el('rect', { class: 'pile-bg', x: 8, y: 6, width: w - 16, height: h - 12, rx: 10, fill: COLORS.panel, stroke: COLORS.edge, 'stroke-width': 2 }, g);
   const size = readable(16);
-  const caption = text(g, w / 2, 12 + size * 0.7, label, { 'font-size': size, fill: COLORS.ink, class: 'pile-caption' });
-  fitText(caption, label, size, w - 24);
   const countSize = readable(20);
+  // Caption and count in one text, a space between: the accessible name
+  // (caption, then count) then contains the visible text word for word.
+  const words = el('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-family': 'sans-serif', fill: COLORS.ink }, g);
+  const caption = el('tspan', { x: w / 2, y: 12 + size * 0.7, 'font-size': size, class: 'pile-caption' }, words);
+  caption.textContent = label;
+  fitText(caption, label, size, w - 24);
+  words.append(document.createTextNode(' '));
+  el('tspan', { x: w / 2, y: h - 10 - countSize * 0.6, 'font-size': countSize, 'font-weight': 'bold', 'data-count': count }, words).textContent = String(count);
   const perRow = Math.max(1, Math.floor((w - 30) / 24));
   const rowsRoom = Math.max(1, Math.floor((h - 36 - size * 1.3 - countSize * 1.2) / 24) + 1);
   const shown = Math.min(count, perRow * rowsRoom, 15);
@@ -291,11 +297,10 @@ function pile(layer, kind, side, count, box, opts, clickable, label) {
   for (let i = 0; i < shown; i++) {
     disc(g, left + (i % perRow) * 24, 26 + size * 1.3 + Math.floor(i / perRow) * 24, 10, side);
   }
-  text(g, w / 2, h - 10 - countSize * 0.6, String(count), { 'font-size': countSize, 'font-weight': 'bold', fill: COLORS.ink, 'data-count': count });
   const selected = kind === 'reserve' && opts.selected === 'reserve' && opts.mover === side;
   if (selected) g.classList.add('selected');
   if ((opts.targets || []).some((t) => sameSpot(t, spot))) g.classList.add('target');
-  if (clickable) wire(g, spot, opts, `${label}: ${count}`);
+  if (clickable) wire(g, spot, opts, `${label} ${count}`);
   return g;
 }
 
