@@ -187,3 +187,22 @@ test('the Dark seat sees its own side nearest, and its invitee the same', { time
   await me.context.close();
   await guest.context.close();
 });
+
+test('a board too long for the phone turns a quarter: Aseb and every other rule set keep 44 px squares', { timeout: 120000 }, async () => {
+  const me = await person(browser, server, PHONE);
+  const { page } = me;
+  const rules = await (await fetch(server.url + '/api/rules')).json();
+  for (const r of rules) {
+    const g = await apiGame(server, { rules: r.id, mode: 'hotseat' });
+    await page.goto(`${server.url}/#/game/${g.id}?token=${encodeURIComponent(g.token)}`);
+    await page.waitForFunction((id) => window.urApp.screen && window.urApp.screen.id === id && window.urApp.screen.view, g.id);
+    const layout = await page.getAttribute('#board', 'data-layout');
+    assert.equal(layout, r.id === 'aseb' ? 'portrait' : 'tall', r.id);
+    assert.deepEqual(await page.evaluate(smallTargets), [], `${r.id}: tap targets under 44 px`);
+    const text = await page.evaluate(smallestBoardText);
+    assert.ok(text >= 11, `${r.id}: board texts are at least 11 px (${text})`);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), `${r.id}: nothing scrolls sideways`);
+  }
+  assertNoErrors(me);
+  await me.context.close();
+});

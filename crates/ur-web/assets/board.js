@@ -29,6 +29,7 @@ const S = 100; // one cell
 const PANEL = 150; // reserve (left) and off (right) panels
 const DICE_H = 150; // the dice row below the board
 const PILE_H = 120; // a row of piles above and below the board (tall layout)
+const TALL_COLS = 8; // the most columns a phone's width shows a finger wide; longer boards turn
 const MIN_TEXT_PX = 11.5; // no board text smaller than this on screen
 
 const COLORS = {
@@ -155,6 +156,43 @@ function cross(g) {
 }
 
 const DECORATIONS = { rosette, eyes, five, passage, twelve, conversion, cross };
+
+// ---- boards without decorations (the tower games' named squares) ----
+
+// The booklets name each player's own squares and the shared middle strip,
+// with arrows along each corridor and a cross on the final square: plain
+// squares are tinted by whose path crosses them and show where it goes next.
+const ZONE_FILL = { light: '#f3ead6', dark: '#d8c4a0', shared: '#c9d6e3' };
+
+function zoneOf(id, paths) {
+  const inLight = (paths[0] || []).includes(id);
+  const inDark = (paths[1] || []).includes(id);
+  if (inLight && inDark) return 'shared';
+  return inLight ? 'light' : inDark ? 'dark' : null;
+}
+
+/** A faint chevron pointing from `sq` to the next square of `path` (none at its end). */
+function corridorArrow(g, sq, path, byCell, flip) {
+  const at = path.indexOf(sq.id);
+  const next = at >= 0 ? byCell.get(path[at + 1]) : null;
+  if (!next) return;
+  const dx = next.col - sq.col;
+  const dy = (next.row - sq.row) * (flip ? -1 : 1);
+  const angle = (Math.atan2(dy, dx) * 180) / Math.PI;
+  el('path', { class: 'corridor', d: 'M 38 30 L 58 50 L 38 70', fill: 'none', stroke: COLORS.edge, 'stroke-width': 6, 'stroke-linecap': 'round', 'stroke-linejoin': 'round', opacity: 0.35, transform: `rotate(${angle} 50 50)` }, g);
+}
+
+function plainSquare(g, sq, view, byCell, flip) {
+  const paths = view.board.paths || [];
+  const zone = zoneOf(sq.id, paths);
+  if (!zone) return;
+  g.querySelector('.cell').setAttribute('fill', ZONE_FILL[zone]);
+  g.dataset.zone = zone;
+  const own = paths[zone === 'dark' ? 1 : 0] || [];
+  if (zone !== 'shared') corridorArrow(g.querySelector('.decoration'), sq, own, byCell, flip);
+  // The final square of a corridor, where prisoners are eliminated: a cross.
+  if (zone !== 'shared' && own[own.length - 1] === sq.id) cross(g.querySelector('.decoration'));
+}
 
 // Small corner signs for roles that change how a square plays.
 function roleSigns(g, marks) {
@@ -475,6 +513,7 @@ function geometry(view, o) {
   const top = o.flip ? 'light' : 'dark';
   const bottom = top === 'light' ? 'dark' : 'light';
   const cell = (sq) => [sq.col * S, (o.flip ? rows - 1 - sq.row : sq.row) * S];
+  if (tall && cols > TALL_COLS) return portrait(view, o);
   if (tall) {
     const half = boardW / 2;
     const pileBox = (kind, side) => ({ x: kind === 'reserve' ? 0 : half, y: side === top ? 0 : PILE_H + boardH, w: half, h: PILE_H });
@@ -483,6 +522,21 @@ function geometry(view, o) {
   const half = boardH / 2;
   const pileBox = (kind, side) => ({ x: kind === 'reserve' ? 0 : PANEL + boardW, y: side === top ? 0 : half, w: PANEL, h: half });
   return { width: PANEL * 2 + boardW, height: boardH + DICE_H, boardX: PANEL, boardY: 0, diceY: boardH, cell, pileBox, top, bottom };
+}
+
+/**
+ * A board too long for a phone's width, turned a quarter: its columns run
+ * down the screen, each side's piles beside its own lane (reserve at the
+ * top, borne off at the bottom), so squares stay a finger wide.
+ */
+function portrait(view, o) {
+  const { rows, cols } = view.board;
+  const left = o.flip ? 'light' : 'dark';
+  const right = left === 'light' ? 'dark' : 'light';
+  const half = (cols * S) / 2;
+  const cell = (sq) => [(o.flip ? rows - 1 - sq.row : sq.row) * S, sq.col * S];
+  const pileBox = (kind, side) => ({ x: side === left ? 0 : PANEL + rows * S, y: kind === 'reserve' ? 0 : half, w: PANEL, h: half });
+  return { width: PANEL * 2 + rows * S, height: cols * S + DICE_H, boardX: PANEL, boardY: 0, diceY: cols * S, cell, pileBox, top: left, bottom: right, portrait: true };
 }
 
 export function renderBoard(svg, view, opts = {}) {
@@ -502,7 +556,7 @@ export function renderBoard(svg, view, opts = {}) {
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', `${view.rules ? view.rules.name : 'Board'}: ${view.turn ? view.turn.text : ''}`);
   svg.dataset.flip = o.flip ? 'true' : 'false';
-  svg.dataset.layout = o.layout === 'tall' ? 'tall' : 'wide';
+  svg.dataset.layout = geo.portrait ? 'portrait' : o.layout === 'tall' ? 'tall' : 'wide';
   unitsPerPx = measureScale(svg, width, height);
   el('style', {}, svg).textContent = STYLE;
 
@@ -510,6 +564,8 @@ export function renderBoard(svg, view, opts = {}) {
   const targets = o.targets || [];
   const byId = new Map();
   const labelSize = readable(13);
+  const byCell = new Map(view.board.squares.map((q) => [q.id, q]));
+  const tower = view.rules && view.rules.family === 'tower';
   for (const sq of view.board.squares) {
     const spot = { at: 'square', square: sq.id };
     const [x, y] = geo.cell(sq);
@@ -518,6 +574,7 @@ export function renderBoard(svg, view, opts = {}) {
     el('rect', { class: 'cell', x: 2, y: 2, width: S - 4, height: S - 4, rx: 4, fill: unused ? COLORS.unused : (sq.row + sq.col) % 2 ? COLORS.squareAlt : COLORS.square, stroke: COLORS.edge, 'stroke-width': 3 }, g);
     const deco = el('g', { class: 'decoration', 'pointer-events': 'none', opacity: unused ? 0.45 : 1 }, g);
     for (const m of sq.marks) if (DECORATIONS[m]) DECORATIONS[m](deco);
+    if (tower && !unused && !sq.marks.some((m) => DECORATIONS[m])) plainSquare(g, sq, view, byCell, o.flip);
     roleSigns(deco, sq.marks);
     if (o.labels) text(g, 6, S - 6 - labelSize * 0.5, sq.name, { 'font-size': labelSize, fill: COLORS.ink, opacity: 0.75, 'text-anchor': 'start', 'pointer-events': 'none', class: 'square-label' });
     el('title', {}, g).textContent = sq.marks.length ? `${sq.name}: ${sq.marks.join(', ')}` : sq.name;
