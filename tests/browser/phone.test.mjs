@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serverAndBrowser, person, apiGame, waitTurn, waitChange, pickAction, seeded, assertNoErrors, repo } from './lib.mjs';
+import { serverAndBrowser, person, apiGame, waitTurn, waitChange, pickAction, step, seeded, assertNoErrors, repo } from './lib.mjs';
 
 let server;
 let browser;
@@ -155,6 +155,18 @@ test('the flip button turns the board, and the game remembers it', { timeout: 60
   assert.equal((await layout()).flip, 'false', 'another game is not flipped');
   await page.keyboard.press('f');
   assert.equal((await layout()).flip, 'true', 'the f key flips too');
+  // The desktop picture: a few moves in, a piece picked up.
+  const rng = seeded(12);
+  for (let i = 0; i < 14; i += 1) {
+    const st = await waitTurn(page);
+    if (st.winner) break;
+    if (i >= 8 && st.stage === 'act' && st.actions.some((a) => a.kind === 'move' && a.from)) break;
+    await step(page, rng);
+  }
+  const st = await waitTurn(page);
+  const mv = st.actions.find((a) => a.kind === 'move' && a.from);
+  if (mv) await spotLocator(page, mv.from, st.turn).click({ force: true });
+  fs.mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: path.join(shots, 'game.png'), scale: 'css' });
   assertNoErrors(me);
   await me.context.close();
