@@ -112,8 +112,9 @@ export function serverAndBrowser(set) {
   });
 }
 
-export async function person(browser, server, { viewport = { width: 1200, height: 860 }, locale = 'en-GB', colorScheme = 'light' } = {}) {
-  const context = await browser.newContext({ viewport, locale, colorScheme, acceptDownloads: true });
+export async function person(browser, server, { viewport = { width: 1200, height: 860 }, locale = 'en-GB', colorScheme = 'light', device = {} } = {}) {
+  // `device`: more context options, e.g. {hasTouch: true, isMobile: true} for a phone.
+  const context = await browser.newContext({ viewport, locale, colorScheme, acceptDownloads: true, ...device });
   const errors = [];
   await context.route('**/*', (route) => {
     const u = route.request().url();

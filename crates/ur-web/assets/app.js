@@ -10,6 +10,8 @@ import { MOTION, SOUND, slideMove, soundOf, playSound } from './effects.js';
 import { renderRulesPage } from './rules.js';
 import { showReviewScreen } from './review.js';
 import { startPositionField, positionLine } from './position.js';
+import { flipped, flipButton, placePlayers, boardLayout, onLayoutChange } from './orient.js';
+import { customRules, checkRulesFile, showProblems } from './rulesfile.js';
 
 const MAX_RULES_FILE = 64 * 1024;
 const SIDES = ['light', 'dark'];
@@ -45,14 +47,14 @@ function route() {
   if (parts[0] === 'game' && parts[1]) {
     const id = parts[1];
     const token = params.get('token');
-    if (token && (games()[id] || {}).token !== token) {
+    if (token && !holdsToken(id, token)) {
       // A link this browser holds no seat by yet: show what it opens first.
       closeScreen();
       showInvite(id, token, routeId);
       return;
     }
     if (token) history.replaceState(null, '', '#/game/' + encodeURIComponent(id));
-    if (app.screen && app.screen.id === id) {
+    if (app.screen && app.screen.id === id && (!token || app.screen.token === token)) {
       app.screen.show();
       return;
     }
@@ -88,6 +90,24 @@ function rememberGame(id, info) {
   // Keep the 30 most recent.
   const keep = Object.entries(all).sort((a, b) => b[1].at - a[1].at).slice(0, 30);
   store.set('ur.games', Object.fromEntries(keep));
+}
+
+/** Whether this browser holds a seat of game `id` by `token`. */
+function holdsToken(id, token) {
+  const g = games()[id] || {};
+  return g.token === token || Object.values(g.seats || {}).includes(token);
+}
+
+/**
+ * Keeps the seat `side` of game `id`: every seat held stays (the creator
+ * who opens their own invitation keeps their first seat as the game's).
+ */
+function holdSeat(id, side, token) {
+  const g = games()[id] || {};
+  const seats = { ...(g.seats || {}) };
+  if (g.token && g.seat && !seats[g.seat]) seats[g.seat] = g.token;
+  if (!Object.values(seats).includes(token)) seats[side || 'unknown'] = token;
+  rememberGame(id, { seats, token: g.token || token, seat: g.seat || side });
 }
 
 function forgetGame(id) {
@@ -212,7 +232,8 @@ async function showLobby(routeId, preset) {
     perfect.hidden = !race;
     perfect.disabled = !race;
     if (!race && levelSelect.value === 'perfect') { levelSelect.value = '5'; state.bot = '5'; }
-    rulesLink.href = '#/rules/' + encodeURIComponent(state.rules);
+    rulesLink.href = '#/rules/' + encodeURIComponent(state.file ? state.file.id : state.rules);
+    rulesLink.textContent = state.file ? t('lobby.custom.rulesLink', { rules: state.file.rules }) : t('lobby.rulesLink');
     fill(optionsBox);
     if (state.file) return;
     const asked = state.rules;
@@ -269,34 +290,54 @@ async function showLobby(routeId, preset) {
 
   const fileInput = h('input', { type: 'file', id: 'rules-file', accept: '.toml,.json,.txt,text/plain,application/toml' });
   const clearFile = h('button', { type: 'button', class: 'link', hidden: true }, t('lobby.custom.clear'));
+  const fileError = h('div', { class: 'error file-error', id: 'rules-file-error', role: 'alert' });
+  // Back to the built-in rule sets: a new choice never leaves the old file loaded.
+  const dropFile = () => {
+    state.file = null;
+    fileInfo.hidden = true;
+    clearFile.hidden = true;
+    select.disabled = false;
+    fill(fileError);
+    showRuleSet();
+  };
   fileInput.addEventListener('change', async () => {
     const f = fileInput.files && fileInput.files[0];
+    dropFile();
     if (!f) return;
     if (f.size > MAX_RULES_FILE) {
-      errorEl.textContent = t('lobby.custom.tooLarge', { size: f.size, max: MAX_RULES_FILE });
+      fill(fileError, h('p', {}, t('lobby.custom.tooLarge', { size: f.size, max: MAX_RULES_FILE })));
       fileInput.value = '';
       return;
     }
-    state.file = { name: f.name, text: await f.text() };
-    errorEl.textContent = '';
-    fileInfo.textContent = t('lobby.custom.loaded', { name: f.name });
+    const text = await f.text();
+    fileInfo.textContent = t('lobby.custom.checking', { name: f.name });
     fileInfo.hidden = false;
+    state.checking = checkRulesFile(text);
+    const verdict = await state.checking;
+    state.checking = null;
+    if (fileInput.files[0] !== f) return; // another file was chosen meanwhile
+    if (!verdict.ok) {
+      fileInfo.hidden = true;
+      showProblems(fileError, f.name, verdict);
+      fileInput.value = '';
+      return;
+    }
+    state.file = { name: f.name, text, id: verdict.info.id, rules: verdict.info.name };
+    fileInfo.textContent = t('lobby.custom.loaded', { name: f.name });
     clearFile.hidden = false;
     select.disabled = true;
     showRuleSet();
   });
   clearFile.addEventListener('click', () => {
-    state.file = null;
     fileInput.value = '';
-    fileInfo.hidden = true;
-    clearFile.hidden = true;
-    select.disabled = false;
-    showRuleSet();
+    dropFile();
   });
 
   const start = h('button', { type: 'submit', class: 'primary big', id: 'start' }, t('lobby.start'));
   const form = h('form', { class: 'lobby-form', onsubmit: async (e) => {
     e.preventDefault();
+    // A file being checked decides what Start sends.
+    if (state.checking) await state.checking;
     errorEl.textContent = '';
     start.disabled = true;
     start.textContent = t('lobby.starting');
@@ -333,7 +374,7 @@ async function showLobby(routeId, preset) {
       h('summary', {}, t('lobby.custom')),
       h('p', { class: 'muted' }, t('lobby.custom.hint')),
       h('label', { class: 'file' }, h('span', { class: 'sr-only' }, t('lobby.custom')), fileInput),
-      fileInfo, clearFile),
+      fileInfo, fileError, clearFile),
     startPos.el),
   h('section', { class: 'card' }, modeField, h('div', { class: 'row' }, levelField, seatField)),
   errorEl,
@@ -382,8 +423,7 @@ async function showRules(id, gameId, routeId) {
   try {
     info = await loadDetails(id);
   } catch (_) {
-    // A custom rule set: what the last game showed.
-    if (app.lastView && app.lastView.rules.id === id) info = { id, name: app.lastView.rules.name, family: app.lastView.rules.family, summary: '', options: [], view: app.lastView };
+    info = await customRulesInfo(id, gameId);
   }
   if (routeId !== app.routeId) return;
   if (!info) {
@@ -398,12 +438,26 @@ async function showRules(id, gameId, routeId) {
   });
 }
 
+/** A custom rule set's page: a file checked in the lobby, the last game's view, or the game's own start. */
+async function customRulesInfo(id, gameId) {
+  if (customRules.has(id)) return customRules.get(id);
+  const fromView = (view) => ({ id, name: view.rules.name, family: view.rules.family, summary: '', options: [], view });
+  if (app.lastView && app.lastView.rules.id === id) return fromView(app.lastView);
+  if (!gameId) return null;
+  try {
+    const setup = await fetchJSON('/api/games/' + encodeURIComponent(gameId));
+    return setup && setup.view && setup.view.rules.id === id ? fromView(setup.view) : null;
+  } catch (_) {
+    return null;
+  }
+}
+
 // ------------------------------------------------------------- invitation
 
 /** Joins a game by a link's token: keeps the secret out of the address bar
  * (so it is not shared by mistake) but in this browser, so a closed tab comes back. */
-function takeSeat(id, token) {
-  rememberGame(id, { token });
+function takeSeat(id, token, side = null) {
+  holdSeat(id, side, token);
   history.replaceState(null, '', '#/game/' + encodeURIComponent(id));
   closeScreen();
   app.screen = new GameScreen(id, token);
@@ -433,7 +487,7 @@ async function showInvite(id, token, routeId) {
   } catch (_) { /* the game screen says what is wrong */ }
   if (routeId !== app.routeId) return;
   if (!setup || setup.mode !== 'online' || setup.status !== 'playing' || !SIDES.includes(setup.you)) {
-    takeSeat(id, token);
+    takeSeat(id, token, setup && SIDES.includes(setup.you) ? setup.you : null);
     return;
   }
   const view = setup.view;
@@ -444,7 +498,7 @@ async function showInvite(id, token, routeId) {
   svg.setAttribute('class', 'board');
   svg.setAttribute('id', 'invite-board');
   const row = (key, id, ...value) => [h('dt', {}, t(key)), h('dd', { id }, ...value)];
-  const take = h('button', { type: 'button', class: 'primary big', id: 'take-seat', onclick: () => takeSeat(id, token) }, t('invite.take'));
+  const take = h('button', { type: 'button', class: 'primary big', id: 'take-seat', onclick: () => takeSeat(id, token, you) }, t('invite.take'));
   fill(root, h('div', { class: 'lobby invite', id: 'invite' },
     h('h1', {}, t('invite.heading', { rules: view.rules.name })),
     h('p', { class: 'intro' }, t('invite.intro')),
@@ -459,7 +513,7 @@ async function showInvite(id, token, routeId) {
         row('invite.seats', 'invite-seats', t('invite.seats.text', { host: sideName(view, host), you: sideName(view, you) }))),
       h('div', { class: 'board-wrap' }, svg)),
     take));
-  renderBoard(svg, view, { labels: true });
+  renderBoard(svg, view, { labels: true, flip: you === 'dark', layout: boardLayout() });
 }
 
 // ------------------------------------------------------------ game screen
@@ -531,6 +585,7 @@ class GameScreen {
       this.everOnline = true;
       this.busy = false;
       this.renderStatus();
+      this.renderPlayers();
     };
     ws.onmessage = (e) => {
       this.heard = Date.now();
@@ -553,6 +608,7 @@ class GameScreen {
     this.busy = false;
     if (this.closed || this.notFound) return;
     this.renderStatus();
+    this.renderPlayers();
     const delay = Math.min(10000, 500 * 2 ** this.retry) * (0.8 + Math.random() * 0.4);
     this.retry += 1;
     clearTimeout(this.reconnectTimer);
@@ -585,6 +641,7 @@ class GameScreen {
     this.closed = true;
     clearInterval(this.timer);
     clearTimeout(this.reconnectTimer);
+    clearTimeout(this.forcedTimer);
     document.removeEventListener('keydown', this.onKey);
     if (this.ws) {
       const ws = this.ws;
@@ -667,6 +724,16 @@ class GameScreen {
     if (prev && msg.seq !== prevSeq) this.sound(prev);
     this.moved = null;
     this.autoRoll();
+    this.playForced();
+  }
+
+  /** Plays the only action there is, after a short pause, when the player asked for it. */
+  playForced() {
+    clearTimeout(this.forcedTimer);
+    const v = this.view;
+    if (!store.get(OPTIONS.forced, false) || !this.canAct() || v.turn.stage !== 'act' || v.actions.length !== 1 || this.busy) return;
+    const seq = this.seq;
+    this.forcedTimer = setTimeout(() => { if (this.seq === seq) this.act(v.actions[0].index); }, AUTO_ROLL_MS);
   }
 
   /** A short sound for a throw, a move and a capture, when the player turned sound on. */
@@ -755,7 +822,7 @@ class GameScreen {
   }
 
   hintAllowed() {
-    return this.game && this.game.mode === 'bot' && this.canAct() && this.view.actions.length > 0;
+    return this.game && this.game.mode === 'bot' && hintsWork(this.view) && this.canAct() && this.view.actions.length > 0;
   }
 
   onHint(msg) {
@@ -827,6 +894,9 @@ class GameScreen {
       if (this.canAct() && this.view.turn.stage === 'roll') { e.preventDefault(); this.roll(); }
     } else if (e.key === 'h' || e.key === 'H') {
       if (this.hintAllowed()) { e.preventDefault(); this.askHint(); }
+    } else if (e.key === 'f' || e.key === 'F') {
+      const b = document.getElementById('flip-board');
+      if (b) { e.preventDefault(); b.click(); }
     } else if (e.key === 'p' || e.key === 'P') {
       const b = document.getElementById('show-path');
       if (b) { e.preventDefault(); b.click(); }
@@ -853,6 +923,8 @@ class GameScreen {
     el.svg.setAttribute('id', 'board');
     el.svg.setAttribute('role', 'group');
     el.boardWrap = h('div', { class: 'board-wrap' }, el.svg);
+    el.playersTop = h('div', { class: 'player-slot', id: 'players-top' });
+    el.playersBottom = h('div', { class: 'player-slot', id: 'players-bottom' });
     el.status = h('p', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' }, t('game.loading'));
     el.last = h('p', { class: 'last', id: 'last' });
     el.notes = h('p', { class: 'notes', hidden: true });
@@ -878,9 +950,9 @@ class GameScreen {
     fill(main(), h('div', { class: 'game', id: 'game' },
       h('div', { class: 'play' },
         h('div', { class: 'game-head' }, el.title, el.rulesLink),
-        el.players.dark,
+        el.playersTop,
         el.boardWrap,
-        el.players.light,
+        el.playersBottom,
         el.position.el,
         el.notes),
       h('div', { class: 'side' },
@@ -918,6 +990,7 @@ class GameScreen {
       root.dataset.winner = v.winner || '';
     }
     this.renderBoard();
+    placePlayers(this);
     el.position.show(v);
     this.renderPlayers();
     this.renderStatus();
@@ -969,6 +1042,8 @@ class GameScreen {
       targets: act ? targets : [],
       captures: act ? this.captureTargets() : [],
       showPath: store.get('ur.showPath', false) ? (you === 'light' || you === 'dark' ? you : (v.turn.side || 'light')) : null,
+      flip: flipped(this),
+      layout: boardLayout(),
     });
     this.labelBoard(act ? movable : [], act ? targets : []);
     if (focusKey) {
@@ -1018,7 +1093,8 @@ class GameScreen {
         const g = svg.querySelector(`[data-${kind}="${side}"]`);
         if (!g) continue;
         const n = v.position[kind][side === 'light' ? 0 : 1];
-        const parts = [t('spot.' + kind, { side: sideName(v, side) }) + ': ' + n];
+        // The visible caption and count first, so the accessible name contains what is seen.
+        const parts = [pileCaption(v, kind, side) + ' ' + n, t(kind === 'off' ? offKey(v) : 'spot.reserve', { side: sideName(v, side) })];
         const k = spotKey({ at: kind, side }, v);
         g.classList.toggle('can-move', canMove.has(k) && !canGo.size);
         if (canMove.has(k)) parts.push(t('a11y.canMove'));
@@ -1032,6 +1108,7 @@ class GameScreen {
     const seat = this.seats && this.seats[side];
     if (!seat) return '';
     if (seat.kind === 'bot') return t('game.bot');
+    if (!this.online) return t('game.connUnknown');
     const dl = this.deadlines[side];
     if (dl) return t('game.countdown', { time: fmtTime(dl - Date.now()) });
     if (seat.connected) return t('game.connected');
@@ -1049,15 +1126,17 @@ class GameScreen {
       const idx = side === 'light' ? 0 : 1;
       const reserve = v.position.reserve ? v.position.reserve[idx] : 0;
       const off = v.position.off ? v.position.off[idx] : 0;
-      const dot = seat ? (seat.kind === 'bot' ? 'bot' : (this.deadlines[side] ? 'away' : (seat.connected ? 'on' : 'off'))) : 'none';
+      let dot = seat ? (seat.kind === 'bot' ? 'bot' : (this.deadlines[side] ? 'away' : (seat.connected ? 'on' : 'off'))) : 'none';
+      // Our own connection is down: what the server last said of a person is stale.
+      if (!this.online && seat && seat.kind !== 'bot') dot = 'unknown';
       box.className = 'player ' + side + (isTurn ? ' turn' : '') + (v.winner === side ? ' won' : '');
       fill(box, 
         h('span', { class: 'disc ' + ((v.sides && v.sides[idx] && v.sides[idx].tone) || side), 'aria-hidden': 'true' }),
         h('span', { class: 'name' }, sideName(v, side)),
         (you === side || (you === 'both')) && this.game.mode !== 'hotseat' ? h('span', { class: 'tag' }, t('game.you')) : null,
         h('span', { class: 'conn ' + dot, 'data-presence': side }, h('span', { class: 'dot', 'aria-hidden': 'true' }), this.seatText(side)),
-        h('span', { class: 'counts', 'aria-label': t('spot.reserve', { side: sideName(v, side) }) + ': ' + reserve + ', ' + t('spot.off', { side: sideName(v, side) }) + ': ' + off },
-          '⟲ ' + reserve + '  ✓ ' + off));
+        h('span', { class: 'counts', 'aria-label': t('spot.reserve', { side: sideName(v, side) }) + ': ' + reserve + ', ' + t(offKey(v), { side: sideName(v, side) }) + ': ' + off },
+          '⟲ ' + reserve + '  ' + offSign(v) + ' ' + off));
     }
   }
 
@@ -1116,7 +1195,7 @@ class GameScreen {
     if (can && v.turn.stage === 'roll') {
       buttons.push(h('button', { type: 'button', class: 'primary big roll', id: 'roll', title: t('game.rollKey'), disabled: this.busy, onclick: () => this.roll() }, t('game.roll')));
     }
-    if (this.game && this.game.mode === 'bot' && !v.winner) {
+    if (this.game && this.game.mode === 'bot' && !v.winner && hintsWork(v)) {
       buttons.push(h('button', { type: 'button', id: 'hint', title: t('game.hintKey'), disabled: !this.hintAllowed() || this.busy, onclick: () => this.askHint() }, t('game.hint')));
     }
     const showing = !!store.get('ur.showPath', false);
@@ -1125,6 +1204,7 @@ class GameScreen {
       this.renderBoard();
       this.renderControls();
     } }, t('game.path')));
+    buttons.push(flipButton(this));
     if (this.selected || this.pending) {
       buttons.push(h('button', { type: 'button', class: 'link', onclick: () => { this.selected = null; this.pending = null; this.render(); } }, t('game.cancel')));
     }
@@ -1227,11 +1307,13 @@ class GameScreen {
       h('input', { type: 'checkbox', id, checked: !!store.get(key, key === OPTIONS.animate), onchange: (e) => {
         store.set(key, e.target.checked);
         if (key === OPTIONS.autoRoll) this.autoRoll();
+        if (key === OPTIONS.forced) this.playForced();
       } }), ' ', label);
     fill(box,
       h('summary', {}, t('game.options')),
       toggle(OPTIONS.autoRoll, 'opt-auto-roll', t('game.opt.autoRoll')),
       toggle(OPTIONS.oneClick, 'opt-one-click', t('game.opt.oneClick')),
+      toggle(OPTIONS.forced, 'opt-forced', t('game.opt.forced')),
       toggle(OPTIONS.animate, 'opt-animate', t('game.opt.animate')),
       toggle(OPTIONS.sound, 'opt-sound', t('game.opt.sound')));
     box.open = open;
@@ -1262,8 +1344,22 @@ class GameScreen {
 }
 
 // The player's options of play, by their keys in the browser's storage.
-const OPTIONS = { autoRoll: 'ur.autoRoll', oneClick: 'ur.oneClick', animate: MOTION, sound: SOUND };
+const OPTIONS = { autoRoll: 'ur.autoRoll', oneClick: 'ur.oneClick', forced: 'ur.forced', animate: MOTION, sound: SOUND };
 const AUTO_ROLL_MS = 500;
+
+/** Whether the server answers hints in this game's family (race games only). */
+function hintsWork(view) {
+  return !view.rules || !view.rules.family || view.rules.family === 'race';
+}
+
+/** The tower games' off pile holds eliminated pieces, not pieces home. */
+function offKey(view) {
+  return view.rules && view.rules.family === 'tower' ? 'spot.lost' : 'spot.off';
+}
+
+function offSign(view) {
+  return view.rules && view.rules.family === 'tower' ? '✕' : '✓';
+}
 
 /** An action's or a throw's words in the page's language (its English text if it has none). */
 function spoken(x, view) {
@@ -1300,6 +1396,7 @@ function guessAction(prev, view) {
 function start() {
   renderHeader();
   window.addEventListener('hashchange', route);
+  onLayoutChange(() => { if (app.screen && app.screen.view) app.screen.renderBoard(); });
   route();
 }
 

@@ -13,6 +13,8 @@
 //     showPath: 'light' | 'dark' | null,      // a faint line along a side's path
 //     say: (words) => text,                   // the throw's phrases in the page's language
 //     caption: (kind, side) => text,          // a pile's caption ('reserve' or 'off') in the page's language
+//     flip: false,                            // light's rows at the top (dark's side nearest the viewer)
+//     layout: 'wide' | 'tall',                // piles beside the board, or above and below it (phones)
 //   });
 //
 // Spots passed to onSpot: {at:'square',square:id}, {at:'reserve',side},
@@ -26,6 +28,9 @@ const NS = 'http://www.w3.org/2000/svg';
 const S = 100; // one cell
 const PANEL = 150; // reserve (left) and off (right) panels
 const DICE_H = 150; // the dice row below the board
+const PILE_H = 120; // a row of piles above and below the board (tall layout)
+const TALL_COLS = 8; // the most columns a phone's width shows a finger wide; longer boards turn
+const MIN_TEXT_PX = 11.5; // no board text smaller than this on screen
 
 const COLORS = {
   square: '#e9dcc0',
@@ -62,6 +67,28 @@ function el(name, attrs = {}, parent = null) {
   }
   if (parent) parent.appendChild(e);
   return e;
+}
+
+// Board units per CSS pixel of the board being drawn: texts grow so that
+// none is drawn under MIN_TEXT_PX on screen.
+let unitsPerPx = 0;
+
+function readable(size) {
+  return Math.max(size, MIN_TEXT_PX * unitsPerPx);
+}
+
+function measureScale(svg, width, height) {
+  const box = svg.getBoundingClientRect();
+  if (!box.width || !box.height) return 0;
+  return Math.max(width / box.width, height / box.height);
+}
+
+// Squeezes a text to `max` units wide when its letters would not fit.
+function fitText(t, content, size, max) {
+  if (content.length * size * 0.55 > max) {
+    t.setAttribute('textLength', max);
+    t.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+  }
 }
 
 function text(parent, x, y, content, attrs = {}) {
@@ -130,6 +157,43 @@ function cross(g) {
 
 const DECORATIONS = { rosette, eyes, five, passage, twelve, conversion, cross };
 
+// ---- boards without decorations (the tower games' named squares) ----
+
+// The booklets name each player's own squares and the shared middle strip,
+// with arrows along each corridor and a cross on the final square: plain
+// squares are tinted by whose path crosses them and show where it goes next.
+const ZONE_FILL = { light: '#f3ead6', dark: '#d8c4a0', shared: '#c9d6e3' };
+
+function zoneOf(id, paths) {
+  const inLight = (paths[0] || []).includes(id);
+  const inDark = (paths[1] || []).includes(id);
+  if (inLight && inDark) return 'shared';
+  return inLight ? 'light' : inDark ? 'dark' : null;
+}
+
+/** A faint chevron pointing from `sq` to the next square of `path` (none at its end). */
+function corridorArrow(g, sq, path, byCell, flip) {
+  const at = path.indexOf(sq.id);
+  const next = at >= 0 ? byCell.get(path[at + 1]) : null;
+  if (!next) return;
+  const dx = next.col - sq.col;
+  const dy = (next.row - sq.row) * (flip ? -1 : 1);
+  const angle = (Math.atan2(dy, dx) * 180) / Math.PI;
+  el('path', { class: 'corridor', d: 'M 38 30 L 58 50 L 38 70', fill: 'none', stroke: COLORS.edge, 'stroke-width': 6, 'stroke-linecap': 'round', 'stroke-linejoin': 'round', opacity: 0.35, transform: `rotate(${angle} 50 50)` }, g);
+}
+
+function plainSquare(g, sq, view, byCell, flip) {
+  const paths = view.board.paths || [];
+  const zone = zoneOf(sq.id, paths);
+  if (!zone) return;
+  g.querySelector('.cell').setAttribute('fill', ZONE_FILL[zone]);
+  g.dataset.zone = zone;
+  const own = paths[zone === 'dark' ? 1 : 0] || [];
+  if (zone !== 'shared') corridorArrow(g.querySelector('.decoration'), sq, own, byCell, flip);
+  // The final square of a corridor, where prisoners are eliminated: a cross.
+  if (zone !== 'shared' && own[own.length - 1] === sq.id) cross(g.querySelector('.decoration'));
+}
+
 // Small corner signs for roles that change how a square plays.
 function roleSigns(g, marks) {
   if (marks.includes('start')) {
@@ -165,8 +229,18 @@ function disc(g, cx, cy, r, side, attrs = {}) {
   }, g);
 }
 
+// Rule sets whose faces are told by coloured dots rather than a sign
+// (Ravensburg's tokens: blue dots plain side up, red dots promoted).
+const FACE_INKS = { 'ravensburg-1977': { plain: '#2c6fd6', promoted: '#d0302a' } };
+let faceInks = null;
+
 function faceMark(g, cx, cy, r, side, face) {
   const ink = tones[side] === 'light' ? COLORS.lightEdge : COLORS.darkEdge;
+  if (faceInks && faceInks[face]) {
+    el('g', { class: 'face-dots', 'data-face': face }, g);
+    quincunx(g.lastChild, cx, cy, r * 0.36, r * 0.15, faceInks[face]);
+    return;
+  }
   if (!face || face === 'blank' || face === 'plain') return;
   if (face === 'dotted') {
     quincunx(g, cx, cy, r * 0.38, r * 0.13, ink);
@@ -239,22 +313,32 @@ function spots(n) {
 
 // ---- piles beside the board ----
 
-function pile(layer, kind, side, count, x, y, h, opts, clickable, label) {
+function pile(layer, kind, side, count, box, opts, clickable, label) {
+  const { x, y, w, h } = box;
   const spot = { at: kind, side };
   const g = el('g', { class: 'pile ' + kind, [`data-${kind}`]: side, transform: `translate(${x} ${y})` }, layer);
-  el('rect', { class: 'pile-bg', x: 8, y: 6, width: PANEL - 16, height: h - 12, rx: 10, fill: COLORS.panel, stroke: COLORS.edge, 'stroke-width': 2 }, g);
-  text(g, PANEL / 2, 22, label, { 'font-size': 16, fill: COLORS.ink });
-  const shown = Math.min(count, 15);
+  el('rect', { class: 'pile-bg', x: 8, y: 6, width: w - 16, height: h - 12, rx: 10, fill: COLORS.panel, stroke: COLORS.edge, 'stroke-width': 2 }, g);
+  const size = readable(16);
+  const countSize = readable(20);
+  // Caption and count in one text, a space between: the accessible name
+  // (caption, then count) then contains the visible text word for word.
+  const words = el('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-family': 'sans-serif', fill: COLORS.ink }, g);
+  const caption = el('tspan', { x: w / 2, y: 12 + size * 0.7, 'font-size': size, class: 'pile-caption' }, words);
+  caption.textContent = label;
+  fitText(caption, label, size, w - 24);
+  words.append(document.createTextNode(' '));
+  el('tspan', { x: w / 2, y: h - 10 - countSize * 0.6, 'font-size': countSize, 'font-weight': 'bold', 'data-count': count }, words).textContent = String(count);
+  const perRow = Math.max(1, Math.floor((w - 30) / 24));
+  const rowsRoom = Math.max(1, Math.floor((h - 36 - size * 1.3 - countSize * 1.2) / 24) + 1);
+  const shown = Math.min(count, perRow * rowsRoom, 15);
+  const left = (w - (Math.min(shown, perRow) - 1) * 24) / 2;
   for (let i = 0; i < shown; i++) {
-    const col = i % 5;
-    const row = Math.floor(i / 5);
-    disc(g, 27 + col * 24, 50 + row * 24, 10, side);
+    disc(g, left + (i % perRow) * 24, 26 + size * 1.3 + Math.floor(i / perRow) * 24, 10, side);
   }
-  text(g, PANEL / 2, h - 22, String(count), { 'font-size': 20, 'font-weight': 'bold', fill: COLORS.ink, 'data-count': count });
   const selected = kind === 'reserve' && opts.selected === 'reserve' && opts.mover === side;
   if (selected) g.classList.add('selected');
   if ((opts.targets || []).some((t) => sameSpot(t, spot))) g.classList.add('target');
-  if (clickable) wire(g, spot, opts, `${label}: ${count}`);
+  if (clickable) wire(g, spot, opts, `${label} ${count}`);
   return g;
 }
 
@@ -397,8 +481,9 @@ function drawDice(layer, t, x, y, width, say) {
   let tx = startX + n * gap;
   text(g, tx, 40, `= ${t.value}`, { 'font-size': 30, 'font-weight': 'bold', 'text-anchor': 'start', fill: COLORS.ink, class: 'dice-value' });
   const said = spoken(t);
-  const words = text(g, tx, 80, said, { 'font-size': 16, 'text-anchor': 'start', fill: COLORS.ink, class: 'dice-text' });
-  words.setAttribute('textLength', Math.min(width - tx - 10, said.length * 8));
+  const size = readable(16);
+  const words = text(g, tx, 80, said, { 'font-size': size, 'text-anchor': 'start', fill: COLORS.ink, class: 'dice-text' });
+  words.setAttribute('textLength', Math.min(width - tx - 10, said.length * size * 0.5));
   words.setAttribute('lengthAdjust', 'spacingAndGlyphs');
   if (t.table && t.table.length) {
     const tg = el('g', { class: 'throw-table', transform: `translate(${tx} 100)` }, g);
@@ -407,7 +492,7 @@ function drawDice(layer, t, x, y, width, say) {
       const current = row.raw === t.raw;
       const cell = el('g', { 'data-raw': row.raw, transform: `translate(${i * w} 0)` }, tg);
       el('rect', { x: 0, y: 0, width: w - 4, height: 36, rx: 5, fill: current ? COLORS.select : COLORS.panel, stroke: COLORS.edge, 'stroke-width': 1 }, cell);
-      text(cell, (w - 4) / 2, 18, `${row.raw}→${row.value}`, { 'font-size': 15, fill: COLORS.ink });
+      text(cell, (w - 4) / 2, 18, `${row.raw}→${row.value}`, { 'font-size': Math.min(readable(15), w / 3), fill: COLORS.ink });
       if (row.text) el('title', {}, cell).textContent = spoken(row);
     });
   }
@@ -416,36 +501,82 @@ function drawDice(layer, t, x, y, width, say) {
 
 // ---- the board ----
 
+/**
+ * Where things go: the board's squares (flipped or not) and the piles beside
+ * it (wide) or above and below it (tall). `top` is the side drawn at the top.
+ */
+function geometry(view, o) {
+  const { rows, cols } = view.board;
+  const tall = o.layout === 'tall';
+  const boardW = cols * S;
+  const boardH = rows * S;
+  const top = o.flip ? 'light' : 'dark';
+  const bottom = top === 'light' ? 'dark' : 'light';
+  const cell = (sq) => [sq.col * S, (o.flip ? rows - 1 - sq.row : sq.row) * S];
+  if (tall && cols > TALL_COLS) return portrait(view, o);
+  if (tall) {
+    const half = boardW / 2;
+    const pileBox = (kind, side) => ({ x: kind === 'reserve' ? 0 : half, y: side === top ? 0 : PILE_H + boardH, w: half, h: PILE_H });
+    return { width: boardW, height: boardH + 2 * PILE_H + DICE_H, boardX: 0, boardY: PILE_H, diceY: boardH + 2 * PILE_H, cell, pileBox, top, bottom };
+  }
+  const half = boardH / 2;
+  const pileBox = (kind, side) => ({ x: kind === 'reserve' ? 0 : PANEL + boardW, y: side === top ? 0 : half, w: PANEL, h: half });
+  return { width: PANEL * 2 + boardW, height: boardH + DICE_H, boardX: PANEL, boardY: 0, diceY: boardH, cell, pileBox, top, bottom };
+}
+
+/**
+ * A board too long for a phone's width, turned a quarter: its columns run
+ * down the screen, each side's piles beside its own lane (reserve at the
+ * top, borne off at the bottom), so squares stay a finger wide.
+ */
+function portrait(view, o) {
+  const { rows, cols } = view.board;
+  const left = o.flip ? 'light' : 'dark';
+  const right = left === 'light' ? 'dark' : 'light';
+  const half = (cols * S) / 2;
+  const cell = (sq) => [(o.flip ? rows - 1 - sq.row : sq.row) * S, sq.col * S];
+  const pileBox = (kind, side) => ({ x: side === left ? 0 : PANEL + rows * S, y: kind === 'reserve' ? 0 : half, w: PANEL, h: half });
+  return { width: PANEL * 2 + rows * S, height: cols * S + DICE_H, boardX: PANEL, boardY: 0, diceY: cols * S, cell, pileBox, top: left, bottom: right, portrait: true };
+}
+
 export function renderBoard(svg, view, opts = {}) {
   const o = { labels: true, targets: [], selected: null, ...opts };
   o.mover = view.turn && view.turn.side;
   tones = { light: 'light', dark: 'dark' };
   for (const s of view.sides || []) if (s.tone) tones[s.key] = s.tone;
+  faceInks = FACE_INKS[view.rules && view.rules.id] || null;
   const clickable = typeof o.onSpot === 'function';
   svg.urOpts = o;
   if (clickable) wireDrag(svg);
-  const { rows, cols } = view.board;
-  const width = PANEL * 2 + cols * S;
-  const height = rows * S + DICE_H;
+  const geo = geometry(view, o);
+  const { width, height } = geo;
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
   svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', `${view.rules ? view.rules.name : 'Board'}: ${view.turn ? view.turn.text : ''}`);
+  svg.dataset.flip = o.flip ? 'true' : 'false';
+  svg.dataset.layout = geo.portrait ? 'portrait' : o.layout === 'tall' ? 'tall' : 'wide';
+  unitsPerPx = measureScale(svg, width, height);
   el('style', {}, svg).textContent = STYLE;
 
-  const boardLayer = el('g', { class: 'board', transform: `translate(${PANEL} 0)` }, svg);
+  const boardLayer = el('g', { class: 'board', transform: `translate(${geo.boardX} ${geo.boardY})` }, svg);
   const targets = o.targets || [];
   const byId = new Map();
+  const labelSize = readable(13);
+  const byCell = new Map(view.board.squares.map((q) => [q.id, q]));
+  const tower = view.rules && view.rules.family === 'tower';
   for (const sq of view.board.squares) {
     const spot = { at: 'square', square: sq.id };
-    const g = el('g', { class: 'square', 'data-square': sq.id, 'data-name': sq.name, 'data-marks': sq.marks.join(' '), transform: `translate(${sq.col * S} ${sq.row * S})` }, boardLayer);
+    const [x, y] = geo.cell(sq);
+    const g = el('g', { class: 'square', 'data-square': sq.id, 'data-name': sq.name, 'data-marks': sq.marks.join(' '), transform: `translate(${x} ${y})` }, boardLayer);
     const unused = sq.marks.includes('unused');
     el('rect', { class: 'cell', x: 2, y: 2, width: S - 4, height: S - 4, rx: 4, fill: unused ? COLORS.unused : (sq.row + sq.col) % 2 ? COLORS.squareAlt : COLORS.square, stroke: COLORS.edge, 'stroke-width': 3 }, g);
     const deco = el('g', { class: 'decoration', 'pointer-events': 'none', opacity: unused ? 0.45 : 1 }, g);
     for (const m of sq.marks) if (DECORATIONS[m]) DECORATIONS[m](deco);
+    if (tower && !unused && !sq.marks.some((m) => DECORATIONS[m])) plainSquare(g, sq, view, byCell, o.flip);
     roleSigns(deco, sq.marks);
-    if (o.labels) text(g, 14, S - 12, sq.name, { 'font-size': 13, fill: COLORS.ink, opacity: 0.7, 'pointer-events': 'none' });
+    if (o.labels) text(g, 6, S - 6 - labelSize * 0.5, sq.name, { 'font-size': labelSize, fill: COLORS.ink, opacity: 0.75, 'text-anchor': 'start', 'pointer-events': 'none', class: 'square-label' });
     el('title', {}, g).textContent = sq.marks.length ? `${sq.name}: ${sq.marks.join(', ')}` : sq.name;
     if (o.selected === sq.id) g.classList.add('selected');
     if (targets.some((t) => sameSpot(t, spot))) {
@@ -461,7 +592,7 @@ export function renderBoard(svg, view, opts = {}) {
 
   if (o.showPath) {
     const path = view.board.paths[o.showPath === 'dark' ? 1 : 0] || [];
-    const pts = path.map((id) => byId.get(id)).filter(Boolean).map((sq) => `${sq.col * S + 50},${sq.row * S + 50}`);
+    const pts = path.map((id) => byId.get(id)).filter(Boolean).map((sq) => { const [x, y] = geo.cell(sq); return `${x + 50},${y + 50}`; });
     el('polyline', { class: 'path-line', points: pts.join(' '), fill: 'none', stroke: COLORS.select, 'stroke-width': 4, opacity: 0.6, 'pointer-events': 'none' }, boardLayer);
   }
 
@@ -476,27 +607,26 @@ export function renderBoard(svg, view, opts = {}) {
     const sq = byId.get(id);
     if (!sq) continue;
     const places = spots(list.length);
+    const [x, y] = geo.cell(sq);
     list.forEach(([p, i], k) => {
       const [dx, dy, r] = places[k];
-      drawPiece(pieceLayer, p, i, sq.col * S + dx, sq.row * S + dy, r);
+      drawPiece(pieceLayer, p, i, x + dx, y + dy, r);
     });
   }
 
-  // Reserves left, borne off right: dark's at the top, light's at the bottom.
+  // Reserves and borne-off piles: the side at the top of the board has its piles at the top.
   const names = (view.sides || []).map((s) => s.name);
-  const half = (rows * S) / 2;
   const pileLayer = el('g', { class: 'piles' }, svg);
-  ['dark', 'light'].forEach((side, k) => {
+  [geo.top, geo.bottom].forEach((side) => {
     const i = side === 'light' ? 0 : 1;
     const name = names[i] || side;
-    const y = k * half;
     const offWord = view.rules && view.rules.family === 'tower' ? 'lost' : 'off';
     const caption = (kind) => (o.caption ? o.caption(kind, side) : kind === 'reserve' ? `${name} to enter` : `${name} ${offWord}`);
-    pile(pileLayer, 'reserve', side, view.position.reserve[i], 0, y, half, o, clickable, caption('reserve'));
-    pile(pileLayer, 'off', side, view.position.off[i], PANEL + cols * S, y, half, o, clickable, caption('off'));
+    pile(pileLayer, 'reserve', side, view.position.reserve[i], geo.pileBox('reserve', side), o, clickable, caption('reserve'));
+    pile(pileLayer, 'off', side, view.position.off[i], geo.pileBox('off', side), o, clickable, caption('off'));
   });
 
-  drawDice(svg, view.throw, 0, rows * S, width, o.say);
+  drawDice(svg, view.throw, 0, geo.diceY, width, o.say);
   return svg;
 }
 

@@ -345,6 +345,17 @@ const STRINGS = {
     'say.face.vizier': 'vizier',
     'say.face.pawn': 'pawn',
     'say.face.guard': 'guard',
+    // The board for each player, the phone and the trial's page defects (page engineer).
+    'game.flip': 'Flip board',
+    'game.flipKey': 'Turn the board around (f)',
+    'say.note.quiet.one': '{n} turn without progress',
+    'spot.lost': '{side}\'s pieces eliminated',
+    'game.connUnknown': 'unknown: you are offline',
+    'game.opt.forced': 'Play a forced single choice by itself',
+    'lobby.custom.checking': 'Checking {name}…',
+    'lobby.custom.valid': '{name}: a valid rule set, “{rules}”.',
+    'lobby.custom.invalid': '{name} is not a rule set this server can play:',
+    'lobby.custom.rulesLink': 'Read the rules of {rules}',
   },
 
   fr: {
@@ -686,6 +697,17 @@ const STRINGS = {
     'say.face.vizier': 'vizir',
     'say.face.pawn': 'pion',
     'say.face.guard': 'garde',
+    // The board for each player, the phone and the trial's page defects (page engineer).
+    'game.flip': 'Retourner le plateau',
+    'game.flipKey': 'Tourner le plateau (f)',
+    'say.note.quiet.one': '{n} tour sans progrès',
+    'spot.lost': 'pions de {side} éliminés',
+    'game.connUnknown': 'inconnu : vous êtes hors ligne',
+    'game.opt.forced': 'Jouer seul un choix forcé',
+    'lobby.custom.checking': 'Vérification de {name}…',
+    'lobby.custom.valid': '{name} : règles valides, « {rules} ».',
+    'lobby.custom.invalid': '{name} n\'est pas un jeu de règles que ce serveur peut jouer :',
+    'lobby.custom.rulesLink': 'Lire les règles de {rules}',
   },
 };
 

@@ -35,6 +35,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/assets/{*path}", get(asset))
         .route("/api/rules", get(rules_list))
         .route("/api/rules/{id}", get(rules_one))
+        .route("/api/rules/check", post(crate::rules_check::check))
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(setup))
         .route("/api/games/{id}/record", get(record))

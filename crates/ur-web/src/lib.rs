@@ -10,6 +10,7 @@ pub mod hub;
 pub mod live;
 pub mod review_api;
 pub mod review_page;
+pub mod rules_check;
 pub mod store;
 pub mod ws;
 

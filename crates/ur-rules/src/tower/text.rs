@@ -212,7 +212,8 @@ impl TowerGame {
         }
         out += &self.waiting();
         if self.phase() == TowerPhase::Roll {
-            out += &format!("; {} turns without progress", self.quiet_turns());
+            let n = self.quiet_turns();
+            out += &format!("; {n} {} without progress", if n == 1 { "turn" } else { "turns" });
         }
         out.push('\n');
         out

@@ -72,7 +72,8 @@ fn tower_position(g: &TowerGame) -> PositionView {
     }
     if g.quiet_turns() > 0 {
         let n = g.quiet_turns();
-        notes.push(format!("{n} turns without progress"), Phrase::new("note.quiet").with("n", n));
+        let turns = if n == 1 { "turn" } else { "turns" };
+        notes.push(format!("{n} {turns} without progress"), Phrase::new("note.quiet").with("n", n));
     }
     if let Some(end) = g.end_reason() {
         let reason = serde_json::to_value(end).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
