@@ -175,3 +175,47 @@ async fn two_processes_on_one_postgres_database_play_a_game_to_the_end() {
     assert!(body.len() > 10, "{rec}");
     drop(cluster);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clocked_game_on_two_processes_flags_once() {
+    let Some(bin) = pg_bin() else {
+        let why = "no PostgreSQL server binaries in /usr/lib/postgresql/*/bin (apt-get install postgresql)";
+        assert!(std::env::var("UR_REQUIRE_POSTGRES").as_deref() != Ok("1"), "UR_REQUIRE_POSTGRES=1 but {why}");
+        eprintln!("skipped: {why}");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cluster = Cluster::start(bin, dir.path());
+    let url = cluster.url();
+    let a: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+    let b: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+    let _sa = serve(a, &url).await;
+    let _sb = serve(b, &url).await;
+    let clock = json!({"initial_s": 2, "increment_s": 1});
+    let g = create(a, json!({"rules": "finkel", "mode": "online", "seat": "light", "clock": clock})).await;
+    let id = g["id"].as_str().unwrap();
+    let invite = g["invite"].as_str().unwrap().split("token=").nth(1).unwrap();
+    let mut light = Client::join(a, id, g["token"].as_str()).await;
+    let mut dark = Client::join(b, id, Some(invite)).await;
+    // Light throws on one process; the clocks run on both; nobody plays on.
+    light.send(json!({"t": "roll", "seq": 0})).await;
+    let mut ends = Vec::new();
+    for c in [&mut light, &mut dark] {
+        let mut log: Vec<Value> = Vec::new();
+        let v = loop {
+            let v = c.view().await;
+            let from = v["log_from"].as_u64().unwrap() as usize;
+            log.truncate(from);
+            log.extend(v["log"].as_array().unwrap().iter().cloned());
+            if over(&v) {
+                break v;
+            }
+        };
+        assert_eq!(v["game"]["end"], "time", "{}", v["game"]);
+        let flags = log.iter().filter(|e| e["action"] == "flag").count();
+        assert_eq!(flags, 1, "one flag is stored: {log:?}");
+        ends.push((v["seq"].clone(), v["game"]["winner"].clone()));
+    }
+    assert_eq!(ends[0], ends[1], "both processes agree");
+    drop(cluster);
+}

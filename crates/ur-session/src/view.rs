@@ -24,9 +24,11 @@ use crate::Session;
 mod action;
 mod marker;
 mod race;
+mod rolled;
 mod tower;
 mod words;
 
+pub use rolled::{action_said, rolled_throw};
 pub use words::{Phrase, PHRASE_KEYS};
 
 /// Everything a front end needs to draw a game and offer its actions.

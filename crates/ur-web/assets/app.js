@@ -12,6 +12,7 @@ import { showReviewScreen } from './review.js';
 import { startPositionField, positionLine } from './position.js';
 import { flipped, flipButton, placePlayers, boardLayout, onLayoutChange } from './orient.js';
 import { customRules, checkRulesFile, showProblems } from './rulesfile.js';
+import * as play from './play.js';
 
 const MAX_RULES_FILE = 64 * 1024;
 const SIDES = ['light', 'dark'];
@@ -283,9 +284,11 @@ async function showLobby(routeId, preset) {
     ['light', 'dark', 'random'].map((s) => h('option', { value: s, selected: state.seat === s }, t('lobby.seat.' + s))));
   const seatField = h('label', { class: 'field' }, h('span', {}, t('lobby.seat')), seatSelect);
 
+  const clockField = play.clockField(store.get('ur.clock', ''), (value) => store.set('ur.clock', value));
   const syncMode = () => {
     levelField.hidden = state.mode !== 'bot';
     seatField.hidden = state.mode === 'hotseat';
+    clockField.hidden = state.mode !== 'online';
   };
 
   const fileInput = h('input', { type: 'file', id: 'rules-file', accept: '.toml,.json,.txt,text/plain,application/toml' });
@@ -349,6 +352,8 @@ async function showLobby(routeId, preset) {
     }
     if (state.mode === 'bot') body.bot = state.bot;
     if (state.mode !== 'hotseat') body.seat = state.seat;
+    const clock = state.mode === 'online' ? play.presetClock(store.get('ur.clock', '')) : null;
+    if (clock) body.clock = clock;
     if (startPos.value()) body.position = startPos.value();
     try {
       const res = await fetchJSON('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -376,7 +381,7 @@ async function showLobby(routeId, preset) {
       h('label', { class: 'file' }, h('span', { class: 'sr-only' }, t('lobby.custom')), fileInput),
       fileInfo, fileError, clearFile),
     startPos.el),
-  h('section', { class: 'card' }, modeField, h('div', { class: 'row' }, levelField, seatField)),
+  h('section', { class: 'card' }, modeField, h('div', { class: 'row' }, levelField, seatField, clockField)),
   errorEl,
   start);
 
@@ -558,6 +563,7 @@ class GameScreen {
     this.everOnline = false;
     this.notFound = false;
     this.timer = setInterval(() => this.tick(), 1000);
+    this.clockTimer = setInterval(() => this.drawClocks(), 200);
     this.onKey = (e) => this.key(e);
     document.addEventListener('keydown', this.onKey);
     this.build();
@@ -640,6 +646,7 @@ class GameScreen {
   close() {
     this.closed = true;
     clearInterval(this.timer);
+    clearInterval(this.clockTimer);
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.forcedTimer);
     document.removeEventListener('keydown', this.onKey);
@@ -656,6 +663,7 @@ class GameScreen {
       case 'presence': this.onPresence(msg.seats); this.renderPlayers(); this.renderStatus(); break;
       case 'hint': this.onHint(msg); break;
       case 'error': this.onError(msg); break;
+      case 'rematch': this.onRematch(msg); break;
       default: break;
     }
   }
@@ -676,6 +684,12 @@ class GameScreen {
     const text = t(known) !== known ? t(known) : (msg.message || msg.code);
     toast(text, 'error');
     this.renderControls();
+  }
+
+  /** Both players took the rematch: this player's seat in the new game. */
+  onRematch(msg) {
+    rememberGame(msg.id, { token: msg.token, seat: msg.seat, mode: 'online', name: this.info().name || (this.view && this.view.rules.name) });
+    go('#/game/' + encodeURIComponent(msg.id));
   }
 
   onPresence(seats) {
@@ -701,7 +715,12 @@ class GameScreen {
     this.view = msg.view;
     if (msg.game) {
       this.game = msg.game;
+      this.clockAt = Date.now();
       if (msg.game.seats) this.onPresence(msg.game.seats);
+    }
+    if (this.game && this.game.status === 'over' && !this.view.winner) {
+      // Ended by a player's word or the clock, not on the board.
+      this.view = { ...this.view, winner: this.game.winner || 'draw', actions: [] };
     }
     if (this.game && this.game.status === 'abandoned' && !this.view.winner) {
       // The game ended without the rules: a player did not come back in time.
@@ -717,6 +736,8 @@ class GameScreen {
     this.pending = null;
     this.hint = null;
     this.addLog(prev, prevSeq, msg);
+    const fresh = play.takeLog(this.log, msg);
+    if (prev && msg.log_from > 0) this.tellPasses(fresh);
     if (this.view.winner || this.view.expired) rememberGame(this.id, { over: true });
     else if (this.token && this.game && this.game.you) rememberGame(this.id, { name: this.view.rules.name, mode: this.game.mode });
     this.render();
@@ -757,38 +778,29 @@ class GameScreen {
 
   // ---- the move log
 
+  /** Which move the new view shows, to slide its piece. */
   addLog(prev, prevSeq, msg) {
     const view = msg.view;
-    if (msg.last && msg.last.text) {
-      this.log.push({ side: msg.last.side, text: () => msg.last.text });
-    } else if (!prev) {
-      this.log.push({ text: () => t('game.log.started', { rules: view.rules.name }) });
-    } else if (prevSeq !== null && msg.seq > prevSeq) {
-      const mover = prev.turn.side;
-      if (prev.turn.stage === 'act' && prev.actions.length) {
-        let act = null;
-        if (this.sent && this.sent.seq === prevSeq) act = prev.actions.find((a) => a.index === this.sent.index);
-        if (!act && prev.actions.length === 1) act = prev.actions[0];
-        if (!act) act = guessAction(prev, view);
-        if (act) this.log.push({ side: mover, text: () => t('game.log.moved', { side: sideName(prev, mover), text: spoken(act, prev) }) });
-        if (act && act.kind === 'move') { this.lastMove = { from: act.from, to: act.to }; this.moved = this.lastMove; }
-      }
-      if (view.throw && (prev.turn.stage === 'roll' || !sameThrow(prev.throw, view.throw)) && (prev.turn.stage === 'roll' || view.turn.stage === 'act')) {
-        const roller = prev.turn.stage === 'roll' ? prev.turn.side : view.turn.side;
-        // A throw that left nothing to do: the turn went on without a decision.
-        const again = prev.turn.stage === 'roll' && view.turn.stage === 'roll';
-        const key = !again ? 'game.log.rolled' : (view.turn.side === roller ? 'game.log.rolledAgain' : 'game.log.rolledNoMove');
-        const thrown = view.throw;
-        if (roller) this.log.push({ side: roller, text: () => t(key, { side: sideName(view, roller), value: thrown.value }), dice: () => spoken(thrown, view) });
-      }
+    if (prev && prevSeq !== null && msg.seq > prevSeq && prev.turn.stage === 'act' && prev.actions.length) {
+      let act = null;
+      if (this.sent && this.sent.seq === prevSeq) act = prev.actions.find((a) => a.index === this.sent.index);
+      if (!act && prev.actions.length === 1) act = prev.actions[0];
+      if (!act) act = guessAction(prev, view);
+      if (act && act.kind === 'move') { this.lastMove = { from: act.from, to: act.to }; this.moved = this.lastMove; }
     }
-    if (view.winner && !(prev && prev.winner)) {
-      this.log.push({ text: () => (view.winner === 'draw' ? t('game.log.draw') : t('game.log.won', { side: sideName(view, view.winner) })) });
-    }
-    // Number the players' steps only: an event line (the start, the result) takes no number.
-    for (const e of this.log) if (e.side && !e.n) e.n = ++this.logSteps;
-    if (this.log.length > 400) this.log.splice(0, this.log.length - 400);
     this.sent = null;
+  }
+
+  /** A throw that allowed no move: its dice and "the turn passes", for a moment. */
+  tellPasses(entries) {
+    for (const e of entries) {
+      if (e.pass) toast(t('game.pass', { side: sideName(this.view, e.side), text: say(e.words, this.view) }));
+      if (e.action === 'draw_offer' && this.game && e.side !== this.game.you) toast(t('game.draw.incoming', { side: sideName(this.view, e.side) }));
+    }
+  }
+
+  drawClocks() {
+    if (this.el && this.el.clocks) play.drawClocks(this.el.clocks, this.game, this.clockAt || Date.now(), this.view);
   }
 
   // ---- acting
@@ -918,6 +930,7 @@ class GameScreen {
   build() {
     const el = {};
     el.players = { light: h('div', { class: 'player light', 'data-side': 'light' }), dark: h('div', { class: 'player dark', 'data-side': 'dark' }) };
+    el.clocks = play.clockBoxes();
     el.svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
     el.svg.setAttribute('class', 'board');
     el.svg.setAttribute('id', 'board');
@@ -1000,6 +1013,7 @@ class GameScreen {
     this.renderShare();
     this.renderAllMoves();
     this.renderLog();
+    this.drawClocks();
     el.notes.hidden = !(v.position.notes && v.position.notes.length);
     const notes = v.position.note_words ? v.position.note_words.map((w) => say([w], v)) : v.position.notes || [];
     el.notes.textContent = notes.join(' · ');
@@ -1146,10 +1160,8 @@ class GameScreen {
     if (v.expired) return t('status.expired');
     if (v.winner) {
       if (v.abandoned) return v.winner === 'draw' ? t('status.abandonedDraw') : t('status.abandoned', { side: sideName(v, v.winner === 'light' ? 'dark' : 'light'), winner: sideName(v, v.winner) });
-      if (v.winner === 'draw') return t('status.draw');
-      const you = this.game && this.game.you;
-      if (you && you !== 'both') return you === v.winner ? t('status.youWin') : t('status.youLose', { side: sideName(v, v.winner) });
-      return t('status.sideWins', { side: sideName(v, v.winner) });
+      const how = play.endText(this.game);
+      return this.resultText(v) + (how ? ' (' + how + ')' : '');
     }
     const side = v.turn.side;
     const name = sideName(v, side);
@@ -1186,6 +1198,13 @@ class GameScreen {
     document.title = (mine ? '● ' : '') + (this.view ? this.view.rules.name + ' · ' : '') + t('app.title');
   }
 
+  resultText(v) {
+    if (v.winner === 'draw') return t('status.draw');
+    const you = this.game && this.game.you;
+    if (you && you !== 'both') return you === v.winner ? t('status.youWin') : t('status.youLose', { side: sideName(v, v.winner) });
+    return t('status.sideWins', { side: sideName(v, v.winner) });
+  }
+
   renderControls() {
     const v = this.view;
     if (!v) return;
@@ -1208,6 +1227,7 @@ class GameScreen {
     if (this.selected || this.pending) {
       buttons.push(h('button', { type: 'button', class: 'link', onclick: () => { this.selected = null; this.pending = null; this.render(); } }, t('game.cancel')));
     }
+    buttons.push(...play.endingButtons(this));
     fill(el.controls, ...buttons);
 
     // Choices the rules ask in words, and several moves between one pair of squares.
@@ -1248,7 +1268,8 @@ class GameScreen {
     if (!v.winner) { box.hidden = true; fill(box); return; }
     box.hidden = false;
     const info = this.info();
-    const again = info.lobby && this.token ? h('button', { type: 'button', class: 'primary', id: 'rematch', onclick: () => this.rematch(info.lobby) }, t('game.rematch')) : null;
+    const online = this.game && this.game.mode === 'online';
+    const again = online ? play.rematchButton(this) : info.lobby && this.token ? h('button', { type: 'button', class: 'primary', id: 'rematch', onclick: () => this.rematch(info.lobby) }, t('game.rematch')) : null;
     fill(box, 
       h('p', { class: 'result' }, this.statusText()),
       h('div', { class: 'row' },
@@ -1331,14 +1352,16 @@ class GameScreen {
   }
 
   renderLog() {
-    // The latest events under the status line: what the other side just did.
-    const recent = this.log.slice(-3).filter((e) => e.side);
-    fill(this.el.last, ...recent.map((e) => h('span', { class: 'by-' + e.side }, e.text())));
+    // The latest steps under the status line: what the other side just did.
+    const v = this.view;
+    const recent = this.log.slice(-3);
+    fill(this.el.last, ...recent.map((e) => h('span', { class: 'by-' + e.side }, play.logText(e, v))));
     this.el.last.hidden = !recent.length;
     const list = this.el.log;
-    const items = this.log.slice(-200);
-    if (!items.length) { fill(list, h('li', { class: 'muted' }, t('game.log.empty'))); return; }
-    fill(list, ...items.map((e) => h('li', { class: e.side ? 'by-' + e.side : 'event', value: e.n || null, title: e.dice ? e.dice() : null }, e.text())));
+    if (!this.log.length) { fill(list, h('li', { class: 'muted' }, t('game.log.empty'))); return; }
+    const items = this.log.map((e) => h('li', { class: 'by-' + e.side + (e.pass ? ' pass' : ''), value: e.n, 'data-n': e.n }, play.logText(e, v)));
+    if (v.winner) items.push(h('li', { class: 'event' }, this.statusText()));
+    fill(list, ...items);
     list.scrollTop = list.scrollHeight;
   }
 }

@@ -48,8 +48,10 @@ export function flipButton(screen) {
 export function placePlayers(screen) {
   const el = screen.el;
   const [top, bottom] = flipped(screen) ? ['light', 'dark'] : ['dark', 'light'];
-  if (el.playersTop.firstChild !== el.players[top]) el.playersTop.replaceChildren(el.players[top]);
-  if (el.playersBottom.firstChild !== el.players[bottom]) el.playersBottom.replaceChildren(el.players[bottom]);
+  // Each side's clock goes with its player's box.
+  const boxes = side => (el.clocks ? [el.players[side], el.clocks[side]] : [el.players[side]]);
+  if (el.playersTop.firstChild !== el.players[top]) el.playersTop.replaceChildren(...boxes(top));
+  if (el.playersBottom.firstChild !== el.players[bottom]) el.playersBottom.replaceChildren(...boxes(bottom));
 }
 
 /** 'tall' on a narrow screen, else 'wide' (board.js's layouts). */

@@ -303,6 +303,8 @@ struct CreateReq {
     first: Option<String>,
     /// A position string to start from (docs/positions.md); its side moves first.
     position: Option<String>,
+    /// An online game's time control (`crate::clock::ClockSpec`).
+    clock: Option<Value>,
 }
 
 async fn create(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<SocketAddr>, body: axum::body::Bytes) -> Response {
@@ -399,8 +401,15 @@ async fn create(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<Sock
         }
         m => return bad(format!("mode must be bot, hotseat or online, not '{m}'")),
     }
+    let clock = match crate::clock::ClockSpec::parse(req.clock.as_ref()) {
+        Ok(Some(_)) if req.mode != "online" => {
+            return refuse(StatusCode::BAD_REQUEST, "bad_clock", "a clock is for online games: leave clock out, or give mode online")
+        }
+        Ok(c) => c,
+        Err(m) => return refuse(StatusCode::BAD_REQUEST, "bad_clock", m),
+    };
     let id = secret();
-    let meta = Meta { id: id.clone(), new, mode: req.mode.clone(), bots, bot, tokens, start };
+    let meta = Meta { id: id.clone(), new, mode: req.mode.clone(), bots, bot, tokens, start, clock };
     let row = game_row(&meta);
     if let Some(text) = &row.rules_file {
         if let Err(m) = hub.take_rules_quota(addr.ip(), text.len()) {
@@ -447,6 +456,7 @@ pub fn game_row(meta: &Meta) -> GameRow {
         winner: None,
         created_ms: now_ms(),
         start: meta.start.clone(),
+        clock: meta.clock.map(crate::clock::ClockSpec::to_text),
     }
 }
 

@@ -10,8 +10,10 @@ use tokio::sync::{broadcast, Mutex};
 use ur_rules::{Options, Playable, Side};
 use ur_session::{NewGame, RulesSource, Session};
 
+use crate::clock::ClockSpec;
 use crate::live::*;
 use crate::store::{now_ms, EventRow, GameRow, Store, StoreError};
+use crate::track::{Outcome, Track};
 use crate::Config;
 
 /// Everything the server holds: the store, the tables and the games in play.
@@ -31,33 +33,13 @@ pub struct Hub {
     pub(crate) bot_gate: tokio::sync::Semaphore,
 }
 
-/// Replays one stored step into a session; `abandon` steps set the status.
-pub(crate) fn replay(session: &mut Session, ev: &EventRow, status: &mut String, winner: &mut Option<String>) -> Result<(), String> {
-    match ev.kind.as_str() {
-        "roll" => {
-            let raw = ev.raw.and_then(|r| u8::try_from(r).ok()).ok_or_else(|| format!("step {}: no raw throw", ev.seq))?;
-            session.roll(raw).map_err(|e| format!("step {}: {e}", ev.seq))?;
-        }
-        "act" => {
-            let i = ev.action_index.unwrap_or(-1);
-            let open = usize::try_from(i).ok().and_then(|i| session.game().actions().get(i).cloned());
-            let action = open.ok_or_else(|| format!("step {}: no open action {i}", ev.seq))?;
-            if let Some(stored) = &ev.action {
-                let now = serde_json::to_string(&action).unwrap_or_default();
-                if &now != stored {
-                    return Err(format!("step {}: action {i} is now {now}, stored as {stored}", ev.seq));
-                }
-            }
-            session.act(&action).map_err(|e| format!("step {}: {e}", ev.seq))?;
-        }
-        "abandon" => {
-            *status = "abandoned".into();
-            let left = ev.action.as_deref().and_then(Side::parse);
-            *winner = left.map(|s| side_key(other(s)).to_string());
-        }
-        k => return Err(format!("step {}: unknown kind {k}", ev.seq)),
-    }
-    Ok(())
+/// A game replayed from its stored steps.
+pub(crate) struct Replayed {
+    pub session: Session,
+    pub seq: u64,
+    pub status: String,
+    pub winner: Option<String>,
+    pub track: Track,
 }
 
 /// The address a client is counted by: an IPv4 address itself (also when
@@ -192,7 +174,8 @@ impl Hub {
             return Err(CreateError::Busy(self.busy()));
         }
         self.store.create_game(row).await?;
-        let game = self.live(meta, session, 0, "playing".into(), None);
+        let track = Track::new(meta.clock);
+        let game = self.live(meta, Replayed { session, seq: 0, status: "playing".into(), winner: None, track });
         self.games.lock().await.insert(game.meta.id.clone(), game.clone());
         game.after_change(self, &mut *game.state.lock().await);
         Ok(game)
@@ -223,13 +206,17 @@ impl Hub {
         games.len() < max
     }
 
-    fn live(&self, meta: Meta, session: Session, seq: u64, status: String, winner: Option<String>) -> Arc<LiveGame> {
+    fn live(&self, meta: Meta, r: Replayed) -> Arc<LiveGame> {
         let (tx, _) = broadcast::channel(256);
         let state = State {
-            session,
-            seq,
-            status,
-            winner,
+            session: r.session,
+            seq: r.seq,
+            status: r.status,
+            winner: r.winner,
+            track: r.track,
+            log_sent: 0,
+            clock_gen: 0,
+            rematch: Default::default(),
             local: [0, 0],
             sockets: 0,
             remote: HashMap::new(),
@@ -252,7 +239,7 @@ impl Hub {
             return Ok(Some(g.clone()));
         }
         let Some((row, events)) = self.store.load(id, 0).await.map_err(|e| e.to_string())? else { return Ok(None) };
-        let loaded = self.rebuild(&row, &events)?;
+        let loaded = self.rebuild(&row, events)?;
         let game = {
             let mut games = self.games.lock().await;
             if let Some(g) = games.get(id) {
@@ -287,15 +274,15 @@ impl Hub {
         }
         let Some((row, events)) = self.store.load(id, 0).await.map_err(|e| e.to_string())? else { return Ok(None) };
         let new = new_game_of(&row)?;
-        let (session, _, status, _) = self.replayed(&new, row.start.as_deref(), &events)?;
-        let rule_id = session.game().rule_id().to_string();
-        Ok(Some(StoredRecord { saved: session.record(), status: stored_status(status, &row), rule_id }))
+        let r = self.replayed(&new, &row, events)?;
+        let rule_id = r.session.game().rule_id().to_string();
+        Ok(Some(StoredRecord { saved: r.session.record(), status: stored_status(r.status, &row), rule_id }))
     }
 
-    fn rebuild(&self, row: &GameRow, events: &[EventRow]) -> Result<Arc<LiveGame>, String> {
+    fn rebuild(&self, row: &GameRow, events: Vec<EventRow>) -> Result<Arc<LiveGame>, String> {
         let new = new_game_of(row)?;
-        let (session, seq, status, winner) = self.replayed(&new, row.start.as_deref(), events)?;
-        let status = stored_status(status, row);
+        let mut r = self.replayed(&new, row, events)?;
+        r.status = stored_status(r.status, row);
         let side = |s: &str| s == "bot";
         let meta = Meta {
             id: row.id.clone(),
@@ -305,33 +292,30 @@ impl Hub {
             bot: row.bot.clone(),
             tokens: [row.token_light.clone(), row.token_dark.clone()],
             start: row.start.clone(),
+            clock: row.clock.as_deref().and_then(ClockSpec::from_text),
         };
-        Ok(self.live(meta, session, seq, status, winner))
+        Ok(self.live(meta, r))
     }
 
-    pub(crate) fn replayed(
-        &self,
-        new: &NewGame,
-        start: Option<&str>,
-        events: &[EventRow],
-    ) -> Result<(Session, u64, String, Option<String>), String> {
+    pub(crate) fn replayed(&self, new: &NewGame, row: &GameRow, events: Vec<EventRow>) -> Result<Replayed, String> {
         let mut session = self.session(new)?;
-        if let Some(text) = start {
+        if let Some(text) = &row.start {
             session.set_text(text).map_err(|e| format!("start position: {e}"))?;
         }
         let (mut status, mut winner) = ("playing".to_string(), None);
+        let mut track = Track::new(row.clock.as_deref().and_then(ClockSpec::from_text));
         let mut seq = 0;
-        for ev in events {
+        for mut ev in events {
             if ev.seq != seq as i64 + 1 {
                 return Err(format!("step {} is missing", seq + 1));
             }
-            replay(&mut session, ev, &mut status, &mut winner)?;
+            track.apply(&mut session, &mut ev, Outcome { status: &mut status, winner: &mut winner })?;
             seq += 1;
         }
-        if let Some(st) = over_status(&session) {
+        if let Some(st) = over_status(&session).filter(|_| status == "playing") {
             (status, winner) = (st.status, st.winner);
         }
-        Ok((session, seq, status, winner))
+        Ok(Replayed { session, seq, status, winner, track })
     }
 
     /// Expires the idle games, then loads the games in progress, the last
@@ -392,7 +376,7 @@ impl Hub {
             let mut st = g.state.lock().await;
             if st.status == "playing" {
                 (st.status, st.winner, st.deadline) = ("expired".into(), None, [None, None]);
-                g.tell_status(self, &st);
+                g.tell_status(self, &mut st);
             }
             drop(st);
             self.forget(id).await;

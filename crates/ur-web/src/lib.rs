@@ -4,14 +4,18 @@
 //! Every step is stored (SQLite or PostgreSQL) before anyone hears of it.
 
 pub mod client;
+pub mod clock;
 pub mod conn;
+pub mod endings;
 pub mod http;
 pub mod hub;
 pub mod live;
+pub mod rematch;
 pub mod review_api;
 pub mod review_page;
 pub mod rules_check;
 pub mod store;
+pub mod track;
 pub mod ws;
 
 use std::net::SocketAddr;

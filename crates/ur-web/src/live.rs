@@ -18,9 +18,10 @@ use ur_session::tables::{LoadedTable, TableOracle};
 use ur_session::view::{game_view, ActionView, GameView, PositionView, RulesView, SideView, ThrowView, TurnView};
 use ur_session::{NewGame, Session, Tables, DEFAULT_DEPTH};
 
-use crate::hub::replay;
+use crate::clock::ClockSpec;
 pub use crate::hub::Hub;
 use crate::store::{now_ms, EventRow, StatusChange, StoreError};
+use crate::track::{Outcome, Track};
 
 /// A refusal sent to a client as `{"t":"error","code","message"}`.
 #[derive(Clone, Debug, PartialEq)]
@@ -128,15 +129,26 @@ pub enum Update {
         seq: u64,
         view: Arc<str>,
         common: Arc<Common>,
+        log: Arc<LogPart>,
     },
     Presence(Arc<Common>),
-    /// The game's status changed without a step (it expired): a view at the
-    /// same `seq`, which every socket is sent.
+    /// The game's status changed without a step (it expired, a rematch was
+    /// offered): a view at the same `seq`, which every socket is sent.
     Status {
         seq: u64,
         view: Arc<str>,
         common: Arc<Common>,
+        log: Arc<LogPart>,
     },
+    /// A rematch began: each seat's socket is sent its own seat and token in it.
+    Rematch(Arc<crate::rematch::Started>),
+}
+
+/// Log entries sent with a view: from entry `from` on (a JSON array).
+#[derive(Debug)]
+pub struct LogPart {
+    pub from: usize,
+    pub entries: String,
 }
 
 /// The game's facts shared by every socket: `Game` in docs/serve.md, less `you`.
@@ -148,6 +160,12 @@ pub struct Common {
     pub winner: Option<String>,
     pub bot: Option<String>,
     pub seats: SeatsJson,
+    /// How it ended: `play`, `resign`, `time`, `draw` (also `abandon`, `expired`).
+    pub end: Option<String>,
+    /// [`crate::clock::Clock::json`] as of the update.
+    pub clock: Option<Value>,
+    pub draw_offer: Option<&'static str>,
+    pub rematch: Option<Value>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -164,18 +182,21 @@ pub struct SeatJson {
 }
 
 impl Update {
+    /// The message for a socket of `you` (a rematch is told only to its seats, by [`crate::rematch::Started::text`]).
     pub fn text(&self, you: Actor) -> String {
         match self {
-            Update::View { seq, view, common } | Update::Status { seq, view, common } => view_text(*seq, view, common, you),
+            Update::View { seq, view, common, log } | Update::Status { seq, view, common, log } => view_text(*seq, view, common, you, log),
             Update::Presence(common) => json!({"t": "presence", "seats": common.seats}).to_string(),
+            Update::Rematch(_) => String::new(),
         }
     }
 }
 
-pub fn view_text(seq: u64, view: &str, common: &Common, you: Actor) -> String {
+pub fn view_text(seq: u64, view: &str, common: &Common, you: Actor, log: &LogPart) -> String {
     let mut game = serde_json::to_value(common).unwrap_or(Value::Null);
     game["you"] = you.you();
-    format!(r#"{{"t":"view","seq":{seq},"view":{view},"game":{game}}}"#)
+    let (from, entries) = (log.from, &log.entries);
+    format!(r#"{{"t":"view","seq":{seq},"view":{view},"game":{game},"log_from":{from},"log":{entries}}}"#)
 }
 
 /// A view's JSON without `board`, which never changes in a game: the first view on a socket has it ([`LiveGame::view_now`]), the
@@ -219,6 +240,8 @@ pub struct Meta {
     pub tokens: [Option<String>; 2],
     /// The position string the game started from, if not the start.
     pub start: Option<String>,
+    /// The time control of an online game.
+    pub clock: Option<ClockSpec>,
 }
 
 impl Meta {
@@ -241,6 +264,13 @@ pub struct State {
     /// `playing`, `over`, `abandoned` or `expired`.
     pub status: String,
     pub winner: Option<String>,
+    /// The log, the end, a draw offer and the clocks.
+    pub track: Track,
+    /// Log entries sent to the sockets so far.
+    pub(crate) log_sent: usize,
+    /// Counts the clock timers armed: only the last one flags.
+    pub(crate) clock_gen: u64,
+    pub(crate) rematch: crate::rematch::Rematch,
     /// Sockets on this process per seat.
     pub(crate) local: [u32; 2],
     /// Sockets on this process, watchers included.
@@ -270,8 +300,21 @@ pub struct LiveGame {
 /// A request to change the game.
 #[derive(Clone, Copy, Debug)]
 pub enum Req {
-    Roll { seq: u64 },
-    Act { seq: u64, index: usize },
+    Roll {
+        seq: u64,
+    },
+    Act {
+        seq: u64,
+        index: usize,
+    },
+    Resign {
+        seq: u64,
+    },
+    /// Offer a draw, or answer the other side's offer (accept with `true`).
+    Draw {
+        seq: u64,
+        offer: bool,
+    },
 }
 
 pub(crate) fn over_status(session: &Session) -> Option<StatusChange> {
@@ -300,6 +343,7 @@ impl LiveGame {
                 deadline: st.deadline[i].filter(|_| hub.cfg.reconnect > Duration::ZERO),
             }
         };
+        let end = st.track.end.clone().or_else(|| (st.status == "expired").then(|| st.status.clone()));
         Arc::new(Common {
             id: self.meta.id.clone(),
             mode: self.meta.mode.clone(),
@@ -307,6 +351,10 @@ impl LiveGame {
             winner: st.winner.clone(),
             bot: self.meta.bot.clone(),
             seats: SeatsJson { light: seat(0), dark: seat(1) },
+            end,
+            clock: st.track.clock.map(|c| c.json(now_ms())),
+            draw_offer: st.track.draw_offer.map(side_key),
+            rematch: st.rematch.json(),
         })
     }
 
@@ -318,20 +366,31 @@ impl LiveGame {
     /// or after it fell behind.
     pub fn view_now(&self, hub: &Hub, st: &State, you: Actor) -> String {
         let whole = serde_json::to_string(&game_view(&st.session)).unwrap_or_default();
-        view_text(st.seq, &whole, &self.common(hub, st), you)
+        let log = LogPart { from: 0, entries: st.track.log_json(0) };
+        view_text(st.seq, &whole, &self.common(hub, st), you, &log)
     }
 
-    /// After a step: the new view to every socket, and the bot's turn.
+    /// The log entries not sent yet (all of them after a reload).
+    fn new_entries(st: &mut State) -> Arc<LogPart> {
+        let from = st.log_sent.min(st.track.log.len());
+        st.log_sent = st.track.log.len();
+        Arc::new(LogPart { from, entries: st.track.log_json(from) })
+    }
+
+    /// After a step: the new view to every socket, the bot's turn and the clock.
     pub(crate) fn after_change(self: &Arc<Self>, hub: &Arc<Hub>, st: &mut State) {
         let view: Arc<str> = changed_view(&game_view(&st.session)).into();
-        self.send(Update::View { seq: st.seq, view, common: self.common(hub, st) });
+        let log = Self::new_entries(st);
+        self.send(Update::View { seq: st.seq, view, common: self.common(hub, st), log });
         self.schedule_bot(hub, st);
+        self.arm_clock(hub, st);
     }
 
     /// The status changed without a step: every socket is told.
-    pub(crate) fn tell_status(&self, hub: &Hub, st: &State) {
+    pub(crate) fn tell_status(&self, hub: &Hub, st: &mut State) {
         let view: Arc<str> = changed_view(&game_view(&st.session)).into();
-        self.send(Update::Status { seq: st.seq, view, common: self.common(hub, st) });
+        let log = Self::new_entries(st);
+        self.send(Update::Status { seq: st.seq, view, common: self.common(hub, st), log });
     }
 
     fn bot_to_move(&self, st: &State) -> bool {
@@ -401,13 +460,17 @@ impl LiveGame {
             ));
         }
         let seq = match req {
-            Req::Roll { seq } | Req::Act { seq, .. } => seq,
+            Req::Roll { seq } | Req::Act { seq, .. } | Req::Resign { seq } | Req::Draw { seq, .. } => seq,
         };
         if st.status != "playing" {
             return Err(Refusal::new("over", format!("the game is {}: nothing more can be played", st.status)));
         }
         if seq != st.seq {
             return Err(Refusal::new("stale", format!("that was for view {seq}; the game is at view {}: act on the latest view", st.seq)));
+        }
+        if let Req::Resign { .. } | Req::Draw { .. } = req {
+            let ev = crate::endings::step_for(self, st, actor, req)?;
+            return self.commit(hub, st, ev).await;
         }
         let (side, deciding) = match st.session.game().turn() {
             Turn::Roll(s) => (s, false),
@@ -424,7 +487,12 @@ impl LiveGame {
             let name = st.session.game().side_name(side).to_string();
             return Err(Refusal::new("not_your_turn", format!("it is {name}'s ({}) turn, not yours", side_key(side))));
         }
-        let ev = match (req, deciding) {
+        if self.flagged(st, side) {
+            self.flag(hub, st).await?;
+            return Err(Refusal::new("over", "your time ran out: the game is lost on time"));
+        }
+        let mut ev = EventRow::now(seq as i64 + 1, "roll");
+        match (req, deciding) {
             (Req::Roll { .. }, true) => {
                 return Err(Refusal::new(
                     "illegal",
@@ -432,10 +500,6 @@ impl LiveGame {
                 ))
             }
             (Req::Act { .. }, false) => return Err(Refusal::new("illegal", "throw the dice first (send roll): no action is open yet")),
-            (Req::Roll { .. }, false) => {
-                let rolled = st.session.roll_from(&mut OsRng).map_err(|e| Refusal::new("illegal", e.to_string()))?;
-                EventRow { seq: seq as i64 + 1, kind: "roll".into(), raw: Some(i64::from(rolled.raw)), action_index: None, action: None }
-            }
             (Req::Act { index, .. }, true) => {
                 let n = st.session.game().actions().len();
                 let Some(action) = st.session.game().actions().get(index).cloned() else {
@@ -444,33 +508,73 @@ impl LiveGame {
                         format!("there is no open action {index}: the open actions are 0 to {}", n.saturating_sub(1)),
                     ));
                 };
-                let json = serde_json::to_string(&action).unwrap_or_default();
-                st.session.act(&action).map_err(|e| Refusal::new("illegal", e.to_string()))?;
-                EventRow { seq: seq as i64 + 1, kind: "act".into(), raw: None, action_index: Some(index as i64), action: Some(json) }
+                ev.kind = "act".into();
+                ev.action_index = Some(index as i64);
+                ev.action = Some(serde_json::to_string(&action).unwrap_or_default());
             }
-        };
+            _ => ev.raw = Some(i64::from(ur_rules::sample_outcome(&st.session.game().outcomes(), &mut OsRng))),
+        }
         self.commit(hub, st, ev).await
     }
 
-    /// Stores a step already applied to the session, then tells everyone.
-    /// When it cannot be stored the session is rebuilt from the store.
-    async fn commit(self: &Arc<Self>, hub: &Arc<Hub>, st: &mut State, ev: EventRow) -> Result<(), Refusal> {
-        let status = if ev.kind == "abandon" {
-            let left = ev.action.as_deref().and_then(Side::parse);
-            Some(StatusChange { status: "abandoned".into(), winner: left.map(|s| side_key(other(s)).to_string()) })
-        } else {
-            over_status(&st.session)
-        };
+    /// Whether `side`'s time has run out.
+    fn flagged(&self, st: &State, side: Side) -> bool {
+        st.track.clock.is_some_and(|c| c.running.is_some_and(|(s, _)| s == side) && c.left_at(side, now_ms()) <= 0)
+    }
+
+    /// The running side's time ran out: the game is lost on time.
+    async fn flag(self: &Arc<Self>, hub: &Arc<Hub>, st: &mut State) -> Result<(), Refusal> {
+        let Some((side, _)) = st.track.clock.and_then(|c| c.running) else { return Ok(()) };
+        let mut ev = EventRow::now(st.seq as i64 + 1, "flag");
+        ev.action = Some(side_key(side).into());
+        self.commit(hub, st, ev).await
+    }
+
+    /// Arms the running clock's timer: when it runs out, the side flags,
+    /// whether or not anyone is connected. Stored as a step like any other,
+    /// so of several processes only one flags.
+    fn arm_clock(self: &Arc<Self>, hub: &Arc<Hub>, st: &mut State) {
+        st.clock_gen += 1;
+        let Some((_, at)) = st.track.clock.and_then(|c| c.flag_at()).filter(|_| st.status == "playing") else { return };
+        let gen = st.clock_gen;
+        let (game, hub) = (self.clone(), hub.clone());
+        tokio::spawn(async move {
+            let wait = u64::try_from(at - now_ms()).unwrap_or(0);
+            tokio::time::sleep(Duration::from_millis(wait)).await;
+            let mut st = game.state.lock().await;
+            if st.clock_gen != gen || st.status != "playing" {
+                return;
+            }
+            let Some((side, _)) = st.track.clock.and_then(|c| c.running) else { return };
+            if !game.flagged(&st, side) {
+                // Woken early: wait again.
+                return game.arm_clock(&hub, &mut st);
+            }
+            if let Err(r) = game.flag(&hub, &mut st).await {
+                if r.code != "stale" && r.code != "over" {
+                    eprintln!("ur serve: game {}: cannot record the flag fall: {}", game.meta.id, r.message);
+                }
+            }
+        });
+    }
+
+    /// Applies a step to the session and the track, stores it, then tells
+    /// everyone. When it cannot be stored the game is rebuilt from the store.
+    pub(crate) async fn commit(self: &Arc<Self>, hub: &Arc<Hub>, st: &mut State, mut ev: EventRow) -> Result<(), Refusal> {
+        let (mut status, mut winner) = (st.status.clone(), st.winner.clone());
+        let out = Outcome { status: &mut status, winner: &mut winner };
+        if let Err(e) = st.track.apply(&mut st.session, &mut ev, out) {
+            self.reload(hub, st).await;
+            return Err(Refusal::new("illegal", e));
+        }
+        let change = (status != st.status).then(|| StatusChange { status: status.clone(), winner: winner.clone() });
         let notify = format!("e:{}:{}:{}", self.meta.id, ev.seq, hub.proc_id);
         let new_seq = ev.seq as u64;
-        match hub.store.append(&self.meta.id, ev, status.clone(), notify).await {
+        match hub.store.append(&self.meta.id, ev, change, notify).await {
             Ok(()) => {
                 st.seq = new_seq;
                 st.touched = std::time::Instant::now();
-                if let Some(s) = status {
-                    st.status = s.status;
-                    st.winner = s.winner;
-                }
+                (st.status, st.winner) = (status, winner);
                 self.after_change(hub, st);
                 Ok(())
             }
@@ -491,10 +595,11 @@ impl LiveGame {
     /// Rebuilds the session from the store (after a failed write).
     async fn reload(self: &Arc<Self>, hub: &Arc<Hub>, st: &mut State) {
         match hub.store.load(&self.meta.id, 0).await {
-            Ok(Some((row, events))) => match hub.replayed(&self.meta.new, self.meta.start.as_deref(), &events) {
-                Ok((session, seq, status, winner)) => {
-                    let status = crate::hub::stored_status(status, &row);
-                    (st.session, st.seq, st.status, st.winner) = (session, seq, status, winner);
+            Ok(Some((row, events))) => match hub.replayed(&self.meta.new, &row, events) {
+                Ok(r) => {
+                    let status = crate::hub::stored_status(r.status, &row);
+                    (st.session, st.seq, st.status, st.winner, st.track) = (r.session, r.seq, status, r.winner, r.track);
+                    st.log_sent = 0;
                     self.after_change(hub, st);
                 }
                 Err(e) => eprintln!("ur serve: game {} does not replay: {e}", self.meta.id),
@@ -517,21 +622,19 @@ impl LiveGame {
         if events.is_empty() {
             return;
         }
-        for ev in &events {
+        for mut ev in events {
             if ev.seq != st.seq as i64 + 1 {
                 break;
             }
             let (mut status, mut winner) = (st.status.clone(), st.winner.clone());
-            if let Err(e) = replay(&mut st.session, ev, &mut status, &mut winner) {
+            let out = Outcome { status: &mut status, winner: &mut winner };
+            if let Err(e) = st.track.apply(&mut st.session, &mut ev, out) {
                 eprintln!("ur serve: game {}: {e}; reloading", self.meta.id);
                 self.reload(hub, st).await;
                 return;
             }
             (st.status, st.winner) = (status, winner);
             st.seq += 1;
-        }
-        if let Some(s) = over_status(&st.session) {
-            (st.status, st.winner) = (s.status, s.winner);
         }
         self.after_change(hub, st);
     }
@@ -654,13 +757,8 @@ impl LiveGame {
             }
             let side = if seat == 0 { Side::Light } else { Side::Dark };
             st.deadline = [None, None];
-            let ev = EventRow {
-                seq: st.seq as i64 + 1,
-                kind: "abandon".into(),
-                raw: None,
-                action_index: None,
-                action: Some(side_key(side).into()),
-            };
+            let mut ev = EventRow::now(st.seq as i64 + 1, "abandon");
+            ev.action = Some(side_key(side).into());
             if let Err(r) = game.commit(&hub, &mut st, ev).await {
                 eprintln!("ur serve: game {}: cannot record the abandonment: {}", game.meta.id, r.message);
             }

@@ -43,6 +43,8 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (game, seq)
     );",
     "ALTER TABLE games ADD COLUMN start TEXT;",
+    // Clocks (docs/serve.md): a game's time control, each step's remaining time.
+    "ALTER TABLE games ADD COLUMN clock TEXT; ALTER TABLE events ADD COLUMN clock_ms BIGINT;",
 ];
 
 /// Query connections per process: commits in flight at once, which the
@@ -75,18 +77,32 @@ pub struct GameRow {
     pub created_ms: i64,
     /// The position string the game started from, if not the start.
     pub start: Option<String>,
+    /// The time control ([`crate::clock::ClockSpec`] as JSON), if any.
+    pub clock: Option<String>,
 }
 
 /// One step of a game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EventRow {
     pub seq: i64,
-    /// `roll`, `act` or `abandon`.
+    /// `roll`, `act`, or a step of a side named in `action`: `abandon`,
+    /// `resign`, `flag`, `draw_offer`, `draw_decline`, `draw`.
     pub kind: String,
     pub raw: Option<i64>,
     pub action_index: Option<i64>,
-    /// The action's JSON (`act`), or the side that left (`abandon`).
+    /// The action's JSON (`act`), or the side that left, resigned, ran out of time, offered or answered.
     pub action: Option<String>,
+    /// When it was made (ms since the epoch).
+    pub at_ms: i64,
+    /// The mover's remaining time after it, in a game with a clock.
+    pub clock_ms: Option<i64>,
+}
+
+impl EventRow {
+    /// A step made now.
+    pub fn now(seq: i64, kind: &str) -> EventRow {
+        EventRow { seq, kind: kind.into(), raw: None, action_index: None, action: None, at_ms: now_ms(), clock_ms: None }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -165,11 +181,11 @@ impl Store {
             Store::Sqlite(s) => {
                 s.call(move |c| {
                     c.execute(
-                        "INSERT INTO games (id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms, updated_ms, start)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14, ?15)",
+                        "INSERT INTO games (id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms, updated_ms, start, clock)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14, ?15, ?16)",
                         rusqlite::params![
                             row.id, row.rules_id, row.rules_file, row.options, row.first, row.mode, row.light, row.dark, row.bot,
-                            row.token_light, row.token_dark, row.status, row.winner, row.created_ms, row.start
+                            row.token_light, row.token_dark, row.status, row.winner, row.created_ms, row.start, row.clock
                         ],
                     )
                     .map(drop)
@@ -179,11 +195,11 @@ impl Store {
             Store::Postgres(p) => {
                 p.client()
                     .execute(
-                        "INSERT INTO games (id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms, updated_ms, start)
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15)",
+                        "INSERT INTO games (id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms, updated_ms, start, clock)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16)",
                         &[
                             &row.id, &row.rules_id, &row.rules_file, &row.options, &row.first, &row.mode, &row.light, &row.dark, &row.bot,
-                            &row.token_light, &row.token_dark, &row.status, &row.winner, &row.created_ms, &row.start,
+                            &row.token_light, &row.token_dark, &row.status, &row.winner, &row.created_ms, &row.start, &row.clock,
                         ],
                     )
                     .await?;
@@ -196,16 +212,16 @@ impl Store {
     /// [`StoreError::Conflict`] when that step number is taken.
     pub async fn append(&self, game: &str, ev: EventRow, status: Option<StatusChange>, notify: String) -> Result<(), StoreError> {
         let game = game.to_string();
-        let at = now_ms();
+        let at = ev.at_ms;
         match self {
             Store::Sqlite(s) => {
                 let stored = s
                     .call(move |c| {
                         // Only a game still being played takes a step.
                         let inserted = c.execute(
-                            "INSERT INTO events (game, seq, kind, raw, action_index, action, at_ms)
-                             SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1 AND status = 'playing')",
-                            rusqlite::params![game, ev.seq, ev.kind, ev.raw, ev.action_index, ev.action, at],
+                            "INSERT INTO events (game, seq, kind, raw, action_index, action, at_ms, clock_ms)
+                             SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1 AND status = 'playing')",
+                            rusqlite::params![game, ev.seq, ev.kind, ev.raw, ev.action_index, ev.action, at, ev.clock_ms],
                         )?;
                         if inserted == 0 {
                             return Ok(false);
@@ -239,11 +255,11 @@ impl Store {
                     .execute(
                         "WITH g AS (SELECT id FROM games WHERE id = $1 AND status = 'playing' FOR UPDATE),
                          ins AS (
-                            INSERT INTO events (game, seq, kind, raw, action_index, action, at_ms)
-                            SELECT g.id, $2::BIGINT, $3::TEXT, $4::BIGINT, $5::BIGINT, $6::TEXT, $7::BIGINT FROM g RETURNING seq)
+                            INSERT INTO events (game, seq, kind, raw, action_index, action, at_ms, clock_ms)
+                            SELECT g.id, $2::BIGINT, $3::TEXT, $4::BIGINT, $5::BIGINT, $6::TEXT, $7::BIGINT, $10::BIGINT FROM g RETURNING seq)
                          UPDATE games SET status = COALESCE($8, status), winner = COALESCE($9, winner), updated_ms = $7
                          WHERE id = $1 AND EXISTS (SELECT 1 FROM ins)",
-                        &[&game, &ev.seq, &ev.kind, &ev.raw, &ev.action_index, &ev.action, &at, &st, &winner],
+                        &[&game, &ev.seq, &ev.kind, &ev.raw, &ev.action_index, &ev.action, &at, &st, &winner, &ev.clock_ms],
                     )
                     .await?;
                 if updated == 0 {
@@ -264,7 +280,7 @@ impl Store {
             Store::Sqlite(s) => {
                 s.read(move |c| {
                     let row = c.query_row(
-                        "SELECT id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms, start
+                        "SELECT id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms, start, clock
                          FROM games WHERE id = ?1",
                         [&id],
                         |r| {
@@ -284,6 +300,7 @@ impl Store {
                                 winner: r.get(12)?,
                                 created_ms: r.get(13)?,
                                 start: r.get(14)?,
+                                clock: r.get(15)?,
                             })
                         },
                     );
@@ -293,11 +310,19 @@ impl Store {
                         Err(e) => return Err(e),
                     };
                     let mut stmt = c.prepare_cached(
-                        "SELECT seq, kind, raw, action_index, action FROM events WHERE game = ?1 AND seq > ?2 ORDER BY seq",
+                        "SELECT seq, kind, raw, action_index, action, at_ms, clock_ms FROM events WHERE game = ?1 AND seq > ?2 ORDER BY seq",
                     )?;
                     let events = stmt
                         .query_map(rusqlite::params![id, after], |r| {
-                            Ok(EventRow { seq: r.get(0)?, kind: r.get(1)?, raw: r.get(2)?, action_index: r.get(3)?, action: r.get(4)? })
+                            Ok(EventRow {
+                                seq: r.get(0)?,
+                                kind: r.get(1)?,
+                                raw: r.get(2)?,
+                                action_index: r.get(3)?,
+                                action: r.get(4)?,
+                                at_ms: r.get(5)?,
+                                clock_ms: r.get(6)?,
+                            })
                         })?
                         .collect::<Result<Vec<_>, _>>()?;
                     Ok(Some((row, events)))
@@ -308,7 +333,7 @@ impl Store {
                 let c = p.client();
                 let rows = c
                     .query(
-                        "SELECT id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms, start
+                        "SELECT id, rules_id, rules_file, options, first, mode, light, dark, bot, token_light, token_dark, status, winner, created_ms, start, clock
                          FROM games WHERE id = $1",
                         &[&id],
                     )
@@ -330,12 +355,24 @@ impl Store {
                     winner: r.get(12),
                     created_ms: r.get(13),
                     start: r.get(14),
+                    clock: r.get(15),
                 };
                 let events = c
-                    .query("SELECT seq, kind, raw, action_index, action FROM events WHERE game = $1 AND seq > $2 ORDER BY seq", &[&id, &after])
+                    .query(
+                        "SELECT seq, kind, raw, action_index, action, at_ms, clock_ms FROM events WHERE game = $1 AND seq > $2 ORDER BY seq",
+                        &[&id, &after],
+                    )
                     .await?
                     .iter()
-                    .map(|r| EventRow { seq: r.get(0), kind: r.get(1), raw: r.get(2), action_index: r.get(3), action: r.get(4) })
+                    .map(|r| EventRow {
+                        seq: r.get(0),
+                        kind: r.get(1),
+                        raw: r.get(2),
+                        action_index: r.get(3),
+                        action: r.get(4),
+                        at_ms: r.get(5),
+                        clock_ms: r.get(6),
+                    })
                     .collect();
                 Ok(Some((row, events)))
             }

@@ -136,9 +136,9 @@ async fn run(socket: WebSocket, hub: Arc<Hub>, id: String, token: Option<String>
         Ok(None) => return refuse_and_close(socket, Refusal::new("unknown_game", format!("there is no game {id}: check the link"))).await,
         Err(e) => return refuse_and_close(socket, Refusal::new("storage", format!("the game cannot be loaded: {e}"))).await,
     };
-    let actor = match token {
+    let actor = match &token {
         None => Actor::Watcher,
-        Some(t) => match game.meta.actor_for(&t) {
+        Some(t) => match game.meta.actor_for(t) {
             Some(a) => a,
             None => {
                 let r =
@@ -148,7 +148,7 @@ async fn run(socket: WebSocket, hub: Arc<Hub>, id: String, token: Option<String>
         },
     };
     let (first, rx, seq) = game.connect(&hub, actor).await;
-    talk(socket, &hub, &game, actor, first, rx, seq).await;
+    talk(socket, &hub, &game, (actor, token.as_deref()), first, rx, seq).await;
     game.disconnect(&hub, actor).await;
 }
 
@@ -233,7 +233,7 @@ async fn talk(
     mut socket: WebSocket,
     hub: &Arc<Hub>,
     game: &Arc<crate::live::LiveGame>,
-    actor: Actor,
+    (actor, token): (Actor, Option<&str>),
     first: String,
     mut rx: tokio::sync::broadcast::Receiver<Arc<Update>>,
     mut seq: u64,
@@ -273,12 +273,24 @@ async fn talk(
                         Message::Text(t) if t.len() > cfg.max_message => Some(
                             Refusal::new("too_large", format!("the message is {} bytes; at most {} are taken", t.len(), cfg.max_message)).json(),
                         ),
-                        Message::Text(t) => handle(hub, game, actor, t.as_str()).await,
+                        Message::Text(t) => match rematch_accept(t.as_str()) {
+                            Some(accept) => match game.rematch(hub, actor, token, accept).await {
+                                Ok(answer) => answer,
+                                Err(r) => Some(r.json()),
+                            },
+                            None => handle(hub, game, actor, t.as_str()).await,
+                        },
                     }
                 }
             }
             u = rx.recv() => match u {
                 Ok(u) => {
+                    if let Update::Rematch(started) = &*u {
+                        match (actor, token) {
+                            (Actor::Seat(side), Some(token)) => Some(started.text(side, token)),
+                            _ => None,
+                        }
+                    } else {
                     if let Update::View { seq: s, .. } = &*u {
                         if *s <= seq {
                             continue;
@@ -286,6 +298,7 @@ async fn talk(
                         seq = *s;
                     }
                     Some(u.text(actor))
+                    }
                 }
                 Err(RecvError::Lagged(_)) => {
                     let st = game.state.lock().await;
@@ -323,6 +336,15 @@ pub async fn handle(hub: &Arc<Hub>, game: &Arc<crate::live::LiveGame>, actor: Ac
     let seq = v.get("seq").and_then(Value::as_u64);
     let req = match v.get("t").and_then(Value::as_str) {
         Some("ping") => return Some(r#"{"t":"pong"}"#.to_string()),
+        Some("resign") => match seq {
+            Some(seq) => Req::Resign { seq },
+            None => return bad("resign needs seq, the number of the view it answers"),
+        },
+        Some("draw") => match (seq, v.get("offer").and_then(Value::as_bool)) {
+            (Some(seq), Some(offer)) => Req::Draw { seq, offer },
+            _ => return bad("draw needs seq (the view's number) and offer (true to offer or accept, false to decline)"),
+        },
+        Some("rematch") => return bad("rematch needs accept, true or false"),
         Some("roll") => match seq {
             Some(seq) => Req::Roll { seq },
             None => return bad("roll needs seq, the number of the view it answers"),
@@ -338,11 +360,17 @@ pub async fn handle(hub: &Arc<Hub>, game: &Arc<crate::live::LiveGame>, actor: Ac
                 Err(r) => r.json(),
             });
         }
-        Some(t) => return bad(&format!("unknown message type '{t}': roll, act, hint or ping")),
+        Some(t) => return bad(&format!("unknown message type '{t}': roll, act, hint, resign, draw, rematch or ping")),
         None => return bad("the message has no type: give \"t\""),
     };
     match game.play(hub, actor, req).await {
         Ok(()) => None,
         Err(r) => Some(r.json()),
     }
+}
+
+/// `{"t":"rematch","accept":B}`: B.
+fn rematch_accept(text: &str) -> Option<bool> {
+    let v = serde_json::from_str::<Value>(text).ok()?;
+    (v.get("t")?.as_str()? == "rematch").then(|| v.get("accept").and_then(Value::as_bool)).flatten()
 }

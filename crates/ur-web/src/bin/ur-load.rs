@@ -43,6 +43,10 @@ struct Args {
     /// The `ur` binary (default: the one beside this program).
     #[arg(long)]
     ur: Option<PathBuf>,
+    /// A clock on every online game, `MINUTES+INCREMENT_SECONDS` (`5+3`): the server keeps
+    /// its timers running. The default pace fits well within 5+3.
+    #[arg(long, value_parser = parse_clock)]
+    clock: Option<(i64, i64)>,
     /// SQLite sync mode passed to `ur serve --sync` (full or normal).
     #[arg(long, default_value = "full")]
     sync: String,
@@ -86,7 +90,11 @@ fn proc_usage(pid: u32) -> (u64, u64, u64) {
 }
 
 async fn online_game(addr: SocketAddr, args: Arc<Args>, stats: Arc<Stats>) {
-    let g = create(addr, json!({"rules": args.rules, "mode": "online", "seat": "light"})).await;
+    let mut req = json!({"rules": args.rules, "mode": "online", "seat": "light"});
+    if let Some((initial_s, increment_s)) = args.clock {
+        req["clock"] = json!({"initial_s": initial_s, "increment_s": increment_s});
+    }
+    let g = create(addr, req).await;
     let id = g["id"].as_str().unwrap().to_string();
     let invite = g["invite"].as_str().unwrap().split("token=").nth(1).unwrap().to_string();
     let mut players = [Client::join(addr, &id, g["token"].as_str()).await, Client::join(addr, &id, Some(&invite)).await];
@@ -269,4 +277,15 @@ fn main() {
 async fn http_ok(addr: SocketAddr) -> Option<()> {
     tokio::net::TcpStream::connect(addr).await.ok()?;
     (http(addr, "GET", "/api/rules", None).await.0 == 200).then_some(())
+}
+
+/// `5+3`: 5 minutes and 3 s a turn, as (initial_s, increment_s).
+fn parse_clock(text: &str) -> Result<(i64, i64), String> {
+    let bad = || format!("--clock takes MINUTES+INCREMENT_SECONDS such as 5+3, not '{text}'");
+    let (m, i) = text.split_once('+').ok_or_else(bad)?;
+    let (m, i): (i64, i64) = (m.trim().parse().map_err(|_| bad())?, i.trim().parse().map_err(|_| bad())?);
+    if m < 1 || !(0..=3600).contains(&i) {
+        return Err(bad());
+    }
+    Ok((m * 60, i))
 }
