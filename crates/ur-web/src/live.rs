@@ -148,6 +148,9 @@ pub struct Common {
     pub winner: Option<String>,
     pub bot: Option<String>,
     pub seats: SeatsJson,
+    /// `{"light": account or null, "dark": ...}`.
+    pub players: Value,
+    pub rated: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -219,6 +222,8 @@ pub struct Meta {
     pub tokens: [Option<String>; 2],
     /// The position string the game started from, if not the start.
     pub start: Option<String>,
+    /// The accounts its seats are linked to, and whether it is rated.
+    pub players: crate::accounts::Players,
 }
 
 impl Meta {
@@ -307,6 +312,8 @@ impl LiveGame {
             winner: st.winner.clone(),
             bot: self.meta.bot.clone(),
             seats: SeatsJson { light: seat(0), dark: seat(1) },
+            players: self.meta.players.json(),
+            rated: self.meta.players.rated(),
         })
     }
 
@@ -470,6 +477,9 @@ impl LiveGame {
                 if let Some(s) = status {
                     st.status = s.status;
                     st.winner = s.winner;
+                }
+                if st.status == "over" {
+                    crate::ratings::game_over(hub, &self.meta.id);
                 }
                 self.after_change(hub, st);
                 Ok(())
