@@ -11,9 +11,9 @@ const ruleName = (rules, id) => ((rules || []).find((r) => r.id === id) || { nam
 export function ratingChart(points) {
   const W = 320, H = 140, P = 28;
   if (points.length === 0) return null;
-  const all = points.flatMap((p) => [p.rating - p.deviation, p.rating + p.deviation]);
-  let lo = Math.min(1500, ...points.map((p) => p.rating)) - 50, hi = Math.max(1500, ...points.map((p) => p.rating)) + 50;
-  lo = Math.max(lo, Math.min(...all)); hi = Math.min(hi + 0, Math.max(...all, hi));
+  // The scale holds 1500 and every rating, with a margin; the deviation band is cut to it.
+  const lo = Math.min(1500, ...points.map((p) => p.rating)) - 50;
+  const hi = Math.max(1500, ...points.map((p) => p.rating)) + 50;
   const x = (i) => P + (points.length === 1 ? (W - 2 * P) / 2 : (i * (W - 2 * P)) / (points.length - 1));
   const y = (r) => H - P + ((lo - r) * (H - 2 * P)) / (hi - lo || 1);
   const line = points.map((p, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(' ');

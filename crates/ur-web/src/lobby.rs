@@ -127,7 +127,7 @@ async fn snapshot(hub: &Hub) -> Result<Value, String> {
         .store
         .rows(
             "SELECT s.id, s.rules, s.options, s.clock, s.rated, a.name, s.created_ms FROM seeks s
-             LEFT JOIN accounts a ON a.name_key = s.account WHERE s.seen_ms >= ?1 ORDER BY s.created_ms LIMIT 200",
+             LEFT JOIN accounts a ON a.name_key = s.account WHERE s.seen_ms >= ?1 AND s.game IS NULL ORDER BY s.created_ms LIMIT 200",
             vec![(now_ms() - SEEK_TTL_MS).into()],
         )
         .await
@@ -304,7 +304,7 @@ async fn quick_match(
     let open = hub
         .store
         .rows(
-            "SELECT id FROM seeks WHERE rules = ?1 AND options = ?2 AND clock = ?3 AND rated = ?4 AND seen_ms >= ?5
+            "SELECT id FROM seeks WHERE rules = ?1 AND options = ?2 AND clock = ?3 AND rated = ?4 AND seen_ms >= ?5 AND game IS NULL
              AND (account IS NULL OR ?6 IS NULL OR account <> ?6) ORDER BY created_ms LIMIT 10",
             vec![
                 rules.into(),
@@ -332,7 +332,7 @@ struct Gone;
 /// Takes the seek out of the store (one acceptance wins) and starts its game.
 async fn accept(hub: &Arc<Hub>, addr: SocketAddr, me: Option<String>, id: &str) -> Result<Response, Gone> {
     if me.is_none() {
-        let rated = hub.store.rows("SELECT rated FROM seeks WHERE id = ?1", vec![id.into()]).await;
+        let rated = hub.store.rows("SELECT rated FROM seeks WHERE id = ?1 AND game IS NULL", vec![id.into()]).await;
         if rated.is_ok_and(|r| r.first().is_some_and(|r| r[0].int() != 0)) {
             return Ok(refuse(StatusCode::BAD_REQUEST, "not_signed_in", "this seek is rated: sign in to accept it"));
         }
@@ -340,7 +340,7 @@ async fn accept(hub: &Arc<Hub>, addr: SocketAddr, me: Option<String>, id: &str) 
     let claimed = hub
         .store
         .write(
-            "DELETE FROM seeks WHERE id = ?1 AND seen_ms >= ?2 RETURNING secret_hash, rules, options, clock, rated, account",
+            "UPDATE seeks SET game = '' WHERE id = ?1 AND seen_ms >= ?2 AND game IS NULL RETURNING secret_hash, rules, options, clock, rated, account",
             vec![id.into(), (now_ms() - SEEK_TTL_MS).into()],
         )
         .await;
@@ -358,11 +358,17 @@ async fn accept(hub: &Arc<Hub>, addr: SocketAddr, me: Option<String>, id: &str) 
         new_game(hub, addr.ip(), req, seating).await
     };
     let created = answer.await;
-    hub.lobby.changed(hub).await;
     let c = match created {
         Ok(c) => c,
-        Err(r) => return Ok(r),
+        Err(r) => {
+            let _ = hub.store.write("DELETE FROM seeks WHERE id = ?1", vec![id.into()]).await;
+            hub.lobby.changed(hub).await;
+            return Ok(r);
+        }
     };
+    // Kept, with its game, for a seeker's socket that opens only now; it goes when that socket closes.
+    let _ = hub.store.write("UPDATE seeks SET game = ?2, seat = ?3 WHERE id = ?1", vec![id.into(), c.id.clone().into(), c.seat.clone().into()]).await;
+    hub.lobby.changed(hub).await;
     let mine = if c.seat == "light" { "dark" } else { "light" };
     hub.lobby.matched(hub, id, &c.id, &c.seat);
     let token = c.invite.unwrap_or_default();
@@ -387,7 +393,7 @@ async fn accept_seek(
 ) -> Response {
     let me = who(&hub, &headers).await.map(|a| a.name);
     if let Some(me) = &me {
-        let own = hub.store.rows("SELECT 1 FROM seeks WHERE id = ?1 AND account = ?2", vec![id.clone().into(), name_key(me).into()]).await;
+        let own = hub.store.rows("SELECT 1 FROM seeks WHERE id = ?1 AND account = ?2 AND game IS NULL", vec![id.clone().into(), name_key(me).into()]).await;
         if own.is_ok_and(|r| !r.is_empty()) {
             return refuse(StatusCode::BAD_REQUEST, "own_seek", "this is your own seek: wait for someone to accept it, or cancel it");
         }
@@ -419,7 +425,7 @@ async fn cancel_seek(State(hub): State<Arc<Hub>>, Path(id): Path<String>, Query(
 async fn delete_seek(hub: &Hub, id: &str, secret: &str) -> Result<bool, String> {
     let gone = hub
         .store
-        .write("DELETE FROM seeks WHERE id = ?1 AND secret_hash = ?2 RETURNING id", vec![id.into(), hash_token(secret).into()])
+        .write("DELETE FROM seeks WHERE id = ?1 AND secret_hash = ?2 AND game IS NULL RETURNING id", vec![id.into(), hash_token(secret).into()])
         .await
         .map_err(|e| e.to_string())?;
     if !gone.is_empty() {
@@ -446,8 +452,28 @@ async fn lobby_socket(ws: WebSocketUpgrade, Query(q): Query<SocketQuery>, State(
         talk(socket, &hub, held.as_ref()).await;
         if let Some((id, secret)) = held {
             let _ = delete_seek(&hub, &id, &secret).await;
+            let _ = hub.store.write("DELETE FROM seeks WHERE id = ?1 AND secret_hash = ?2", vec![id.into(), hash_token(&secret).into()]).await;
         }
     })
+}
+
+/// `{"t":"matched"}` for the seeker holding `held`.
+fn matched_text(held: &(String, String), game: &str, seat: &str) -> String {
+    let (seek, secret) = held;
+    json!({"t": "matched", "seek": seek, "id": game, "token": secret, "seat": seat, "url": format!("/#/game/{game}?token={secret}")})
+        .to_string()
+}
+
+/// The game of a seek accepted before its seeker's socket opened, if any.
+async fn matched_before(hub: &Hub, held: &(String, String)) -> Option<String> {
+    let rows = hub
+        .store
+        .rows("SELECT game, seat FROM seeks WHERE id = ?1 AND secret_hash = ?2", vec![held.0.clone().into(), hash_token(&held.1).into()])
+        .await
+        .ok()?;
+    let r = rows.first()?;
+    let (game, seat) = (r[0].text().filter(|g| !g.is_empty())?, r[1].text()?);
+    Some(matched_text(held, &game, &seat))
 }
 
 async fn talk(mut socket: WebSocket, hub: &Arc<Hub>, held: Option<&(String, String)>) {
@@ -455,6 +481,15 @@ async fn talk(mut socket: WebSocket, hub: &Arc<Hub>, held: Option<&(String, Stri
     if let Ok(mut v) = snapshot(hub).await {
         v["t"] = json!("lobby");
         if socket.send(Message::Text(v.to_string().into())).await.is_err() {
+            return;
+        }
+    }
+    // Subscribed first: an acceptance from now on is heard, one before is read here.
+    if let Some(text) = match held {
+        Some(h) => matched_before(hub, h).await,
+        None => None,
+    } {
+        if socket.send(Message::Text(text.into())).await.is_err() {
             return;
         }
     }
@@ -470,10 +505,7 @@ async fn talk(mut socket: WebSocket, hub: &Arc<Hub>, held: Option<&(String, Stri
                 let text = match e {
                     Ok(Event::Lobby(text)) => text.to_string(),
                     Ok(Event::Matched { seek, game, seat }) => match held {
-                        Some((id, secret)) if *id == seek => json!({
-                            "t": "matched", "seek": seek, "id": game, "token": secret, "seat": seat,
-                            "url": format!("/#/game/{game}?token={secret}"),
-                        }).to_string(),
+                        Some(h) if h.0 == seek => matched_text(h, &game, &seat),
                         _ => continue,
                     },
                     Err(broadcast::error::RecvError::Lagged(_)) => continue,

@@ -89,7 +89,9 @@ const MIGRATIONS: &[&str] = &[
         rated BIGINT NOT NULL,
         account TEXT,
         created_ms BIGINT NOT NULL,
-        seen_ms BIGINT NOT NULL
+        seen_ms BIGINT NOT NULL,
+        game TEXT,
+        seat TEXT
     );",
 ];
 
