@@ -63,6 +63,10 @@ pub struct ServeCmd {
     /// websockets and create games here; repeat for several.
     #[arg(long, value_name = "ORIGIN")]
     allow_origin: Vec<String>,
+    /// The page is served over HTTPS (by a proxy in front that does not send X-Forwarded-Proto): sign-in
+    /// cookies are marked Secure.
+    #[arg(long)]
+    https: bool,
     /// Messages per second each websocket may send (bursts of twice as many are let through).
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
     messages_per_second: u64,
@@ -125,6 +129,7 @@ impl ServeCmd {
         config.ws_ping = Duration::from_secs(self.ping_secs);
         config.ws_timeout = Duration::from_secs(self.ping_timeout_secs);
         config.allow_origins = self.allow_origin.iter().map(|o| o.trim_end_matches('/').to_string()).collect();
+        config.https = self.https;
         config.messages_per_second = self.messages_per_second as f64;
         config.message_burst = 2.0 * self.messages_per_second as f64;
         config.games_per_second = self.games_per_second as f64;

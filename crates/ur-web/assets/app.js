@@ -13,6 +13,9 @@ import { startPositionField, positionLine } from './position.js';
 import { flipped, flipButton, placePlayers, boardLayout, onLayoutChange } from './orient.js';
 import { customRules, checkRulesFile, showProblems } from './rulesfile.js';
 import * as play from './play.js';
+import { showLobbyScreen, closeLobby } from './lobby.js';
+import { accountMenu } from './account.js';
+import { showPlayer, showLeaderboard } from './player.js';
 
 const MAX_RULES_FILE = 64 * 1024;
 const SIDES = ['light', 'dark'];
@@ -45,6 +48,7 @@ function parseHash() {
 function route() {
   const { parts, params } = parseHash();
   const routeId = ++app.routeId;
+  closeLobby();
   if (parts[0] === 'game' && parts[1]) {
     const id = parts[1];
     const token = params.get('token');
@@ -66,7 +70,15 @@ function route() {
   closeScreen();
   if (parts[0] === 'rules' && parts[1]) showRules(parts[1], params.get('game'), routeId);
   else if (parts[0] === 'review') showReviewScreen(main(), parts[1], () => routeId === app.routeId);
+  else if (parts[0] === 'lobby') showLobbyScreen(main(), socialCtx(routeId));
+  else if (parts[0] === 'player' && parts[1]) showPlayer(main(), parts[1], socialCtx(routeId));
+  else if (parts[0] === 'leaderboard' && parts[1]) showLeaderboard(main(), parts[1], socialCtx(routeId));
   else showLobby(routeId, parts[0] === 'new' ? params : null);
+}
+
+/** What the lobby, player and leaderboard screens use of the app. */
+function socialCtx(routeId) {
+  return { go, rememberGame, loadRules, toast, alive: () => routeId === app.routeId };
 }
 
 function closeScreen() {
@@ -127,7 +139,7 @@ function renderHeader() {
     h('a', { class: 'brand', href: '#/', 'aria-label': t('app.title') },
       h('img', { src: '/assets/icon.svg', alt: '', width: 28, height: 28 }),
       h('span', {}, t('app.title'))),
-    h('nav', { class: 'top-nav' }, h('a', { href: '#/', class: 'top-link', id: 'nav-new' }, t('nav.home')), h('a', { href: '#/review', class: 'top-link', id: 'nav-review' }, t('nav.review')), select),
+    h('nav', { class: 'top-nav' }, h('a', { href: '#/', class: 'top-link', id: 'nav-new' }, t('nav.home')), h('a', { href: '#/lobby', class: 'top-link', id: 'nav-lobby' }, t('nav.lobby')), h('a', { href: '#/review', class: 'top-link', id: 'nav-review' }, t('nav.review')), accountMenu(rerender, toast), select),
   );
   document.title = t('app.title');
 }

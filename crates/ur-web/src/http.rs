@@ -42,6 +42,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/review", get(crate::review_api::game_review))
         .route("/api/review", post(crate::review_api::upload_review).layer(DefaultBodyLimit::max(2 * crate::review_api::MAX_RECORD)))
         .route("/ws/{id}", get(crate::ws::upgrade))
+        .merge(crate::lobby::routes())
         .fallback(|| async { refuse(StatusCode::NOT_FOUND, "not_found", "no such address: the API is under /api/ (docs/serve.md)") })
         .layer(DefaultBodyLimit::max(body_limit))
         .layer(axum::middleware::from_fn_with_state(Arc::new(hub.cfg.allow_origins.clone()), screen))
@@ -292,7 +293,7 @@ async fn rules_one(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Respo
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct CreateReq {
+pub struct CreateReq {
     rules: Option<String>,
     rules_file: Option<String>,
     #[serde(default)]
@@ -305,29 +306,89 @@ struct CreateReq {
     position: Option<String>,
     /// An online game's time control (`crate::clock::ClockSpec`).
     clock: Option<Value>,
+    /// Ratings change when the game ends, if both seats are held by accounts.
+    #[serde(default)]
+    rated: bool,
 }
 
-async fn create(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<SocketAddr>, body: axum::body::Bytes) -> Response {
+impl CreateReq {
+    pub fn set_rated(&mut self, rated: bool) {
+        self.rated = rated;
+    }
+}
+
+/// Who a new game is for besides what its request says: the accounts of
+/// the creator's seat and of the other, and the creator's token decided
+/// in advance (a seek's secret, hashed).
+#[derive(Default)]
+pub struct Seating {
+    pub creator: Option<String>,
+    pub other: Option<String>,
+    pub creator_token_hash: Option<String>,
+}
+
+/// A game created: its id, the creator's seat (`light`, `dark` or
+/// `both`), the creator's token (unless decided in advance) and the
+/// invitee's (online games).
+pub struct Created {
+    pub id: String,
+    pub seat: String,
+    pub token: Option<String>,
+    pub invite: Option<String>,
+}
+
+async fn create(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<SocketAddr>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
     if !hub.may_create(addr.ip()) {
         let m = format!("this address creates games too fast: at most {} a second", hub.cfg.games_per_second);
         return refuse(StatusCode::TOO_MANY_REQUESTS, "rate_limited", m);
     }
-    let bad = |m: String| refuse(StatusCode::BAD_REQUEST, "bad_request", m);
     let req: CreateReq = match serde_json::from_slice(&body) {
         Ok(r) => r,
-        Err(e) => return bad(format!("the request is not a game to create: {e}")),
+        Err(e) => return refuse(StatusCode::BAD_REQUEST, "bad_request", format!("the request is not a game to create: {e}")),
     };
+    let online = req.mode == "online";
+    let creator = crate::accounts::who(&hub, &headers).await.map(|a| a.name);
+    let created = match new_game(&hub, addr.ip(), req, Seating { creator, ..Seating::default() }).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    let Created { id, seat, token, invite } = created;
+    let token = token.unwrap_or_default();
+    let invite = invite.filter(|_| online).map(|i| format!("/#/game/{id}?token={i}"));
+    Json(json!({
+        "id": id,
+        "token": token,
+        "seat": seat,
+        "invite": invite,
+        "watch": format!("/#/game/{id}"),
+        "play": format!("/#/game/{id}?token={token}"),
+    }))
+    .into_response()
+}
+
+/// Creates a game: what `POST /api/games` and a seek's acceptance share.
+///
+/// # Errors
+/// The refusal to answer, in words.
+pub async fn new_game(hub: &Arc<Hub>, ip: std::net::IpAddr, req: CreateReq, seating: Seating) -> Result<Created, Response> {
+    let bad = |m: String| refuse(StatusCode::BAD_REQUEST, "bad_request", m);
+    if req.rated && seating.creator.is_none() {
+        return Err(refuse(StatusCode::BAD_REQUEST, "not_signed_in", "a rated game needs an account: sign in, or leave rated out"));
+    }
+    if req.rated && req.mode != "online" {
+        return Err(bad("only online games are rated: give mode online, or leave rated out".into()));
+    }
     let rules = match (&req.rules, &req.rules_file) {
         (Some(id), None) => RulesSource::Builtin(id.clone()),
         (None, Some(text)) if text.len() > hub.cfg.max_rules_file => {
-            return refuse(
+            return Err(refuse(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 "too_large",
                 format!("the rule-set file is {} bytes; at most {} are taken", text.len(), hub.cfg.max_rules_file),
-            )
+            ))
         }
         (None, Some(text)) => RulesSource::File(text.clone()),
-        _ => return bad("give either rules (a rule-set id) or rules_file (the text of a rule-set file)".into()),
+        _ => return Err(bad("give either rules (a rule-set id) or rules_file (the text of a rule-set file)".into())),
     };
     let mut options = Options::new();
     for (k, v) in &req.options {
@@ -335,7 +396,7 @@ async fn create(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<Sock
             Value::String(s) => s.clone(),
             Value::Number(n) => n.to_string(),
             Value::Bool(b) => b.to_string(),
-            _ => return bad(format!("option {k} must be a string or a number")),
+            _ => return Err(bad(format!("option {k} must be a string or a number"))),
         };
         options.insert(k.clone(), OptionValue::parse(&text));
     }
@@ -343,17 +404,17 @@ async fn create(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<Sock
         None => Side::Light,
         Some(s) => match Side::parse(s) {
             Some(s) => s,
-            None => return bad(format!("first must be light or dark, not '{s}'")),
+            None => return Err(bad(format!("first must be light or dark, not '{s}'"))),
         },
     };
     let new = NewGame { rules, options, first };
     let mut session = match hub.session(&new) {
         Ok(s) => s,
-        Err(e) => return refuse(StatusCode::BAD_REQUEST, "bad_rules", e),
+        Err(e) => return Err(refuse(StatusCode::BAD_REQUEST, "bad_rules", e)),
     };
     if let Some(text) = &req.position {
         if let Err(e) = session.set_text(text) {
-            return refuse(StatusCode::BAD_REQUEST, "bad_position", e.to_string());
+            return Err(refuse(StatusCode::BAD_REQUEST, "bad_position", e.to_string()));
         }
     }
     // The start as a position string, which replays the same everywhere.
@@ -368,38 +429,37 @@ async fn create(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<Sock
         }
         s => match Side::parse(s) {
             Some(s) => s,
-            None => return bad(format!("seat must be light, dark or random, not '{s}'")),
+            None => return Err(bad(format!("seat must be light, dark or random, not '{s}'"))),
         },
     };
-    let (token, invite) = (secret(), secret());
+    let token = seating.creator_token_hash.is_none().then(secret);
+    let creator_hash = seating.creator_token_hash.clone().unwrap_or_else(|| hash_token(token.as_deref().unwrap_or_default()));
+    let invite = secret();
     let mut tokens: [Option<String>; 2] = [None, None];
     let mut bots = [false, false];
     let mut bot = None;
     let you: String;
     match req.mode.as_str() {
         "bot" => {
-            let name = match bot_name(req.bot.as_ref()) {
-                Ok(n) => n,
-                Err(m) => return bad(m),
-            };
+            let name = bot_name(req.bot.as_ref()).map_err(bad)?;
             if let Err(m) = check_bot(&session, &name) {
-                return refuse(StatusCode::BAD_REQUEST, "bad_bot", m);
+                return Err(refuse(StatusCode::BAD_REQUEST, "bad_bot", m));
             }
             bot = Some(name);
-            tokens[seat.index()] = Some(hash_token(&token));
+            tokens[seat.index()] = Some(creator_hash);
             bots[1 - seat.index()] = true;
             you = side_key(seat).into();
         }
         "hotseat" => {
-            tokens = [Some(hash_token(&token)), Some(hash_token(&token))];
+            tokens = [Some(creator_hash.clone()), Some(creator_hash)];
             you = "both".into();
         }
         "online" => {
-            tokens[seat.index()] = Some(hash_token(&token));
+            tokens[seat.index()] = Some(creator_hash);
             tokens[1 - seat.index()] = Some(hash_token(&invite));
             you = side_key(seat).into();
         }
-        m => return bad(format!("mode must be bot, hotseat or online, not '{m}'")),
+        m => return Err(bad(format!("mode must be bot, hotseat or online, not '{m}'"))),
     }
     let clock = match crate::clock::ClockSpec::parse(req.clock.as_ref()) {
         Ok(Some(_)) if req.mode != "online" => {
@@ -409,28 +469,29 @@ async fn create(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<Sock
         Err(m) => return refuse(StatusCode::BAD_REQUEST, "bad_clock", m),
     };
     let id = secret();
-    let meta = Meta { id: id.clone(), new, mode: req.mode.clone(), bots, bot, tokens, start, clock };
+    let meta = Meta { id: id.clone(), new, mode: req.mode.clone(), bots, bot, tokens, start, clock, players: Default::default() };
     let row = game_row(&meta);
     if let Some(text) = &row.rules_file {
-        if let Err(m) = hub.take_rules_quota(addr.ip(), text.len()) {
-            return refuse(StatusCode::TOO_MANY_REQUESTS, "quota", m);
+        if let Err(m) = hub.take_rules_quota(ip, text.len()) {
+            return Err(refuse(StatusCode::TOO_MANY_REQUESTS, "quota", m));
         }
     }
-    match hub.create(row, meta, session).await {
-        Ok(_) => {}
-        Err(CreateError::Busy(m)) => return refuse(StatusCode::SERVICE_UNAVAILABLE, "busy", m),
-        Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, "storage", e.to_string()),
+    let game = match hub.create(row, meta, session).await {
+        Ok(g) => g,
+        Err(CreateError::Busy(m)) => return Err(refuse(StatusCode::SERVICE_UNAVAILABLE, "busy", m)),
+        Err(e) => return Err(refuse(StatusCode::SERVICE_UNAVAILABLE, "storage", e.to_string())),
+    };
+    let mut names: [Option<String>; 2] = [None, None];
+    if you != "both" {
+        names[seat.index()] = seating.creator.clone();
+        names[1 - seat.index()] = seating.other.clone().filter(|_| req.mode == "online");
     }
-    let invite = (req.mode == "online").then(|| format!("/#/game/{id}?token={invite}"));
-    Json(json!({
-        "id": id,
-        "token": token,
-        "seat": you,
-        "invite": invite,
-        "watch": format!("/#/game/{id}"),
-        "play": format!("/#/game/{id}?token={token}"),
-    }))
-    .into_response()
+    if names.iter().any(Option::is_some) || req.rated {
+        if let Err(e) = crate::accounts::link_new_game(hub, &game, names, req.rated).await {
+            return Err(refuse(StatusCode::SERVICE_UNAVAILABLE, "storage", e));
+        }
+    }
+    Ok(Created { id, seat: you, token, invite: (req.mode == "online").then_some(invite) })
 }
 
 /// The stored row of a game just created, from what the hub keeps of it.

@@ -31,6 +31,8 @@ pub struct Hub {
     pub rule_bytes: StdMutex<HashMap<IpAddr, (i64, usize)>>,
     /// Permits to think out a bot's move ([`Config::bot_threads`] of them).
     pub(crate) bot_gate: tokio::sync::Semaphore,
+    /// The lobby's live updates and the accounts' failed sign-ins.
+    pub lobby: crate::lobby::Lobby,
 }
 
 /// A game replayed from its stored steps.
@@ -111,6 +113,7 @@ impl Hub {
             creations: StdMutex::new(HashMap::new()),
             rule_bytes: StdMutex::new(HashMap::new()),
             bot_gate: tokio::sync::Semaphore::new(cfg_bot_threads),
+            lobby: crate::lobby::Lobby::default(),
         }
     }
 
@@ -240,6 +243,7 @@ impl Hub {
         }
         let Some((row, events)) = self.store.load(id, 0).await.map_err(|e| e.to_string())? else { return Ok(None) };
         let loaded = self.rebuild(&row, events)?;
+        crate::accounts::load_players(self, &loaded).await;
         let game = {
             let mut games = self.games.lock().await;
             if let Some(g) = games.get(id) {
@@ -293,6 +297,7 @@ impl Hub {
             tokens: [row.token_light.clone(), row.token_dark.clone()],
             start: row.start.clone(),
             clock: row.clock.as_deref().and_then(ClockSpec::from_text),
+            players: Default::default(),
         };
         Ok(self.live(meta, r))
     }
@@ -402,6 +407,7 @@ impl Hub {
                 }
             }
             ["x", game, proc] if *proc != self.proc_id => self.expired(game).await,
+            ["l", proc, rest @ ..] if *proc != self.proc_id => self.lobby.notified(self, rest).await,
             ["q", game, proc] if *proc != self.proc_id => {
                 let g = self.games.lock().await.get(*game).cloned();
                 if let Some(g) = g {

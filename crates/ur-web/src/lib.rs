@@ -3,6 +3,7 @@
 //! small HTTP API, and a websocket per player or watcher (docs/serve.md).
 //! Every step is stored (SQLite or PostgreSQL) before anyone hears of it.
 
+pub mod accounts;
 pub mod client;
 pub mod clock;
 pub mod conn;
@@ -10,10 +11,13 @@ pub mod endings;
 pub mod http;
 pub mod hub;
 pub mod live;
+pub mod lobby;
+pub mod ratings;
 pub mod rematch;
 pub mod review_api;
 pub mod review_page;
 pub mod rules_check;
+pub mod sql;
 pub mod store;
 pub mod track;
 pub mod ws;
@@ -109,6 +113,8 @@ pub struct Config {
     pub max_rules_bytes_per_day: usize,
     /// Print nothing but errors.
     pub quiet: bool,
+    /// The page is served over HTTPS: session cookies are `Secure`.
+    pub https: bool,
 }
 
 impl Config {
@@ -139,6 +145,7 @@ impl Config {
             expire_solo: Duration::from_secs(DEFAULT_EXPIRE_SOLO_SECS),
             max_rules_bytes_per_day: DEFAULT_MAX_RULES_BYTES_PER_DAY,
             quiet: false,
+            https: false,
         }
     }
 }
@@ -250,6 +257,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     let hub = Arc::new(Hub::new(config, store));
     hub.resume_all().await.map_err(|e| ServeError::Db(format!("cannot read the games in progress: {e}")))?;
     tokio::spawn(expire_idle_games(Arc::downgrade(&hub)));
+    tokio::spawn(lobby::sweep(Arc::downgrade(&hub)));
     Ok(Server { listener, hub, gate: conn::Gate::new(limits), notifications })
 }
 

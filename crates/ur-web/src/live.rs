@@ -166,6 +166,9 @@ pub struct Common {
     pub clock: Option<Value>,
     pub draw_offer: Option<&'static str>,
     pub rematch: Option<Value>,
+    /// `{"light": account or null, "dark": ...}`.
+    pub players: Value,
+    pub rated: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -242,6 +245,8 @@ pub struct Meta {
     pub start: Option<String>,
     /// The time control of an online game.
     pub clock: Option<ClockSpec>,
+    /// The accounts its seats are linked to, and whether it is rated.
+    pub players: crate::accounts::Players,
 }
 
 impl Meta {
@@ -355,6 +360,8 @@ impl LiveGame {
             clock: st.track.clock.map(|c| c.json(now_ms())),
             draw_offer: st.track.draw_offer.map(side_key),
             rematch: st.rematch.json(),
+            players: self.meta.players.json(),
+            rated: self.meta.players.rated(),
         })
     }
 
@@ -575,6 +582,9 @@ impl LiveGame {
                 st.seq = new_seq;
                 st.touched = std::time::Instant::now();
                 (st.status, st.winner) = (status, winner);
+                if st.status == "over" {
+                    crate::ratings::game_over(hub, &self.meta.id);
+                }
                 self.after_change(hub, st);
                 Ok(())
             }

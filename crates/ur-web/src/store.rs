@@ -45,6 +45,56 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN start TEXT;",
     // Clocks (docs/serve.md): a game's time control, each step's remaining time.
     "ALTER TABLE games ADD COLUMN clock TEXT; ALTER TABLE events ADD COLUMN clock_ms BIGINT;",
+    // Lobby, accounts and ratings (crate::lobby, crate::accounts, crate::ratings).
+    "ALTER TABLE games ADD COLUMN player_light TEXT;
+    ALTER TABLE games ADD COLUMN player_dark TEXT;
+    ALTER TABLE games ADD COLUMN rated BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN rating_applied BIGINT NOT NULL DEFAULT 0;
+    CREATE INDEX games_player_light ON games (player_light);
+    CREATE INDEX games_player_dark ON games (player_dark);
+    CREATE TABLE accounts (
+        name_key TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        password TEXT NOT NULL,
+        created_ms BIGINT NOT NULL
+    );
+    CREATE TABLE sessions (
+        hash TEXT PRIMARY KEY,
+        name_key TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        expires_ms BIGINT NOT NULL
+    );
+    CREATE TABLE ratings (
+        name_key TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        games BIGINT NOT NULL,
+        PRIMARY KEY (name_key, rules)
+    );
+    CREATE TABLE rating_history (
+        name_key TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        game TEXT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (name_key, game)
+    );
+    CREATE TABLE seeks (
+        id TEXT PRIMARY KEY,
+        secret_hash TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        options TEXT NOT NULL,
+        clock TEXT,
+        rated BIGINT NOT NULL,
+        account TEXT,
+        created_ms BIGINT NOT NULL,
+        seen_ms BIGINT NOT NULL,
+        game TEXT,
+        seat TEXT
+    );",
 ];
 
 /// Query connections per process: commits in flight at once, which the
@@ -550,7 +600,7 @@ impl Sqlite {
     }
 
     /// A write, committed with the others waiting (see [`run_sqlite`]).
-    async fn call<T: Send + 'static>(
+    pub(crate) async fn call<T: Send + 'static>(
         &self,
         f: impl FnOnce(&rusqlite::Connection) -> Result<T, rusqlite::Error> + Send + 'static,
     ) -> Result<T, StoreError> {
@@ -571,7 +621,7 @@ impl Sqlite {
     }
 
     /// A read, in a transaction of its own (one snapshot), on the reading connection.
-    async fn read<T: Send + 'static>(
+    pub(crate) async fn read<T: Send + 'static>(
         &self,
         f: impl FnOnce(&rusqlite::Connection) -> Result<T, rusqlite::Error> + Send + 'static,
     ) -> Result<T, StoreError> {
@@ -646,6 +696,8 @@ pub struct Postgres {
     notifier: mpsc::UnboundedSender<String>,
     next: AtomicUsize,
     _listener: tokio_postgres::Client,
+    /// For the transactions of crate::sql, each on a connection of its own.
+    pub(crate) url: String,
 }
 
 impl Postgres {
@@ -717,10 +769,10 @@ impl Postgres {
             }
         });
         listener.batch_execute(&format!("LISTEN {CHANNEL}")).await.map_err(failed)?;
-        Ok((Postgres { clients, notifier, next: AtomicUsize::new(0), _listener: listener }, rx))
+        Ok((Postgres { clients, notifier, next: AtomicUsize::new(0), _listener: listener, url: url.to_string() }, rx))
     }
 
-    fn client(&self) -> &tokio_postgres::Client {
+    pub(crate) fn client(&self) -> &tokio_postgres::Client {
         &self.clients[self.next.fetch_add(1, Ordering::Relaxed) % self.clients.len()]
     }
 }

@@ -34,6 +34,7 @@ pub async fn upgrade(
     Query(q): Query<HashMap<String, String>>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     conn: Option<Extension<ConnRef>>,
+    headers: axum::http::HeaderMap,
     State(hub): State<Arc<Hub>>,
 ) -> Response {
     let ws = match ws {
@@ -44,10 +45,12 @@ pub async fn upgrade(
         }
     };
     let token = q.get("token").cloned().filter(|t| !t.is_empty());
+    // A seat taken while signed in is linked to the account.
+    let account = if token.is_some() { crate::accounts::who(&hub, &headers).await } else { None };
     // The socket holds its connection's place under the caps while it lives.
     let held = conn.map(|Extension(ConnRef(c))| c.busy());
     ws.max_message_size(HARD_LIMIT).max_frame_size(HARD_LIMIT).read_buffer_size(READ_BUFFER).on_upgrade(move |socket| async move {
-        run(socket, hub, id, token, crate::hub::client_key(addr.ip())).await;
+        run(socket, hub, id, token, account, crate::hub::client_key(addr.ip())).await;
         drop(held);
     })
 }
@@ -122,7 +125,7 @@ impl Bucket {
     }
 }
 
-async fn run(socket: WebSocket, hub: Arc<Hub>, id: String, token: Option<String>, ip: IpAddr) {
+async fn run(socket: WebSocket, hub: Arc<Hub>, id: String, token: Option<String>, account: Option<crate::accounts::Account>, ip: IpAddr) {
     let Some(_slot) = Slot::take(&hub, ip) else {
         let n = hub.cfg.max_connections_per_ip;
         let r = Refusal::new(
@@ -147,6 +150,9 @@ async fn run(socket: WebSocket, hub: Arc<Hub>, id: String, token: Option<String>
             }
         },
     };
+    if let (Actor::Seat(side), Some(account), "online") = (actor, &account, game.meta.mode.as_str()) {
+        crate::accounts::link_seat(&hub, &game, side.index(), account).await;
+    }
     let (first, rx, seq) = game.connect(&hub, actor).await;
     talk(socket, &hub, &game, (actor, token.as_deref()), first, rx, seq).await;
     game.disconnect(&hub, actor).await;
