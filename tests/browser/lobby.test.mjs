@@ -40,6 +40,13 @@ test('quick match: two players find each other and both land in the same game wi
   await carol.page.screenshot({ path: path.join(repo, 'docs/screenshots/lobby.png'), scale: 'css' });
 
   await quickMatch(bob.page);
+  // At 390 px, in French, the header with the lobby link and the account menu stays on one line.
+  const header = await bob.page.evaluate(() => {
+    const items = [...document.querySelectorAll('#top .brand, #top .top-nav > *')].map((e) => e.getBoundingClientRect());
+    return { tops: items.map((r) => Math.round(r.top + r.height / 2)), right: Math.max(...items.map((r) => r.right)), width: document.documentElement.clientWidth };
+  });
+  assert.ok(header.right <= header.width, JSON.stringify(header));
+  assert.ok(Math.max(...header.tops) - Math.min(...header.tops) < 12, JSON.stringify(header));
   for (const p of [alice.page, bob.page]) {
     await p.waitForFunction(() => window.urApp.screen && window.urApp.screen.view && window.urApp.screen.game, null, { timeout: 20000 });
   }
