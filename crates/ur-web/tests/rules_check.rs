@@ -31,7 +31,20 @@ async fn a_good_file_answers_its_rules_and_start() {
 async fn a_bad_file_lists_each_problem_and_a_big_one_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let addr = server(dir.path(), fast).await;
-    let text = FINKEL.replace("id = \"finkel\"", "id = \"a/b\"").replace("path = \"PATH-14\"", "path = [[9,9],[9,9]]");
+    // Two mistakes: an id that cannot name a file, and no pieces.
+    let text: String = FINKEL
+        .lines()
+        .map(|l| {
+            if l.starts_with("id ") {
+                "id = \"a/b\""
+            } else if l.starts_with("pieces ") {
+                "pieces = 0"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
     let (status, v) = check(addr, &text).await;
     assert_eq!(status, 400, "{v}");
     assert_eq!(v["code"], "bad_rules");
