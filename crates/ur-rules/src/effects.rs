@@ -48,7 +48,9 @@ impl Lang {
 #[serde(tag = "effect", rename_all = "snake_case")]
 pub enum Effect {
     /// Opposing pieces sent back to their owner's reserve.
-    Captures { n: u8 },
+    Captures {
+        n: u8,
+    },
     /// A blank marker turned dotted (`bens-ur`).
     Converts,
     /// The Twins formed (`ludens-akalandung`).
@@ -56,13 +58,21 @@ pub enum Effect {
     /// The Oracle's Vision taken (`ludens-akalandung`).
     TakesOracle,
     /// Enemy tokens made prisoners under the mover (the tower games).
-    TakesPrisoners { n: u32 },
+    TakesPrisoners {
+        n: u32,
+    },
     /// Prisoners set free (left on the middle strip, or own tokens freed by a capture).
-    Frees { n: u32 },
+    Frees {
+        n: u32,
+    },
     /// Enemy tokens removed from the game.
-    Eliminates { n: u8 },
+    Eliminates {
+        n: u8,
+    },
     /// A token turned to its promoted face (`face`: the rule set's name of it).
-    Promotes { face: String },
+    Promotes {
+        face: String,
+    },
     Rosette,
     RollsAgain,
     MayRollAgain,
@@ -124,8 +134,8 @@ pub fn effects(game: &AnyGame, action: &AnyAction) -> Vec<Effect> {
     }
     let (a, b) = (game.position_json(), after.position_json());
     let mut out = match game {
-        AnyGame::Bens(_) => marker_effects(&a, &b, mover, "blank"),
-        AnyGame::Akalandung(_) => akalandung_effects(&a, &b, mover),
+        AnyGame::Bens(_) => marker_effects(&a, &b, mover, game.captures(action)),
+        AnyGame::Akalandung(_) => akalandung_effects(&a, &b, mover, game.captures(action)),
         AnyGame::Tower(t) => tower_effects(&a, &b, mover, t.rules().faces[1], tower_taken(t, action)),
         AnyGame::Race(_) => Vec::new(),
     };
@@ -180,14 +190,13 @@ fn fewer(before: usize, after: usize) -> u8 {
     u8::try_from(before.saturating_sub(after)).unwrap_or(u8::MAX)
 }
 
-/// `bens-ur`: opposing markers gone from the board, a blank marker turned dotted.
-fn marker_effects(a: &Value, b: &Value, mover: Side, _blank: &str) -> Vec<Effect> {
+/// `bens-ur`: a capture (`captured`: the game says the move takes), a blank marker turned dotted.
+fn marker_effects(a: &Value, b: &Value, mover: Side, captured: bool) -> Vec<Effect> {
     let mut out = Vec::new();
     let foe = mover.other();
     let on_board = |s: &Value| count(s, foe, "blank") + count(s, foe, "dotted");
-    let taken = fewer(on_board(a), on_board(b));
-    if taken > 0 {
-        out.push(Effect::Captures { n: taken });
+    if captured {
+        out.push(Effect::Captures { n: fewer(on_board(a), on_board(b)).max(1) });
     }
     // Borne-off markers are dotted: a conversion adds to dotted-or-off.
     let dotted = |s: &Value| count(s, mover, "dotted") as u64 + number(&s[side_key(mover)]["off"]);
@@ -197,14 +206,14 @@ fn marker_effects(a: &Value, b: &Value, mover: Side, _blank: &str) -> Vec<Effect
     out
 }
 
-/// `ludens-akalandung`: opposing pieces sent home, the Twins formed, the Oracle taken.
-fn akalandung_effects(a: &Value, b: &Value, mover: Side) -> Vec<Effect> {
+/// `ludens-akalandung`: a capture (`captured`: the game says the move takes;
+/// the Oracle's sweep is said as taking the Vision), the Twins formed, the Oracle taken.
+fn akalandung_effects(a: &Value, b: &Value, mover: Side, captured: bool) -> Vec<Effect> {
     let mut out = Vec::new();
     let foe = mover.other();
     let on_board = |s: &Value| count(s, foe, "path") + 2 * count(s, foe, "twins");
-    let taken = fewer(on_board(a), on_board(b));
-    if taken > 0 {
-        out.push(Effect::Captures { n: taken });
+    if captured {
+        out.push(Effect::Captures { n: fewer(on_board(a), on_board(b)).max(1) });
     }
     if count(b, mover, "twins") > count(a, mover, "twins") {
         out.push(Effect::FormsTwins);

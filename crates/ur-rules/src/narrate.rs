@@ -7,12 +7,12 @@
 
 use crate::any::AnyGame;
 use crate::dice::{DiceModel, Extra, Throw};
+use crate::effects::effects;
 use crate::game::{Action, Choice, Game, Phase};
 use crate::movegen::Move;
 use crate::play::{PlayError, Playable, Turn};
 use crate::race::text::{board_key, move_text, path_diagram, position_name, side_label};
 use crate::report::{Rolled, SummonStage};
-use crate::effects::effects;
 use crate::rules::Rules;
 use crate::{AnyAction, Side};
 
@@ -380,7 +380,15 @@ fn move_label_fr(g: &Game, m: Move, effects: &[Effect]) -> String {
     let rules = g.rules();
     let side = g.to_move();
     let off = rules.path_len() + 1;
-    let at = |p: u8| if p == 0 { "entrée".to_string() } else if p >= off { "sortie".into() } else { format!("{p} ({})", position_name(rules, side, p)) };
+    let at = |p: u8| {
+        if p == 0 {
+            "entrée".to_string()
+        } else if p >= off {
+            "sortie".into()
+        } else {
+            format!("{p} ({})", position_name(rules, side, p))
+        }
+    };
     let text = with_effects(format!("{} -> {}", at(m.from), at(m.to)), effects, Lang::Fr);
     match m.piece {
         0 => text,
@@ -437,7 +445,11 @@ fn roll_line_fr(after: &AnyGame, rolled: &Rolled) -> String {
 }
 
 fn plural_s(n: u8) -> &'static str {
-    if n > 1 { "s" } else { "" }
+    if n > 1 {
+        "s"
+    } else {
+        ""
+    }
 }
 
 fn throw_text_fr(t: &Throw) -> String {

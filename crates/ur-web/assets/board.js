@@ -13,6 +13,8 @@
 //     showPath: 'light' | 'dark' | null,      // a faint line along a side's path
 //     say: (words) => text,                   // the throw's phrases in the page's language
 //     caption: (kind, side) => text,          // a pile's caption ('reserve' or 'off') in the page's language
+//     markName: (mark) => text,               // a square's mark ('rosette', 'safe'...) in the page's language
+//     label: text,                            // the board's accessible name in the page's language
 //   });
 //
 // Spots passed to onSpot: {at:'square',square:id}, {at:'reserve',side},
@@ -431,7 +433,7 @@ export function renderBoard(svg, view, opts = {}) {
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
   svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
   svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', `${view.rules ? view.rules.name : 'Board'}: ${view.turn ? view.turn.text : ''}`);
+  svg.setAttribute('aria-label', o.label || `${view.rules ? view.rules.name : 'Board'}: ${view.turn ? view.turn.text : ''}`);
   el('style', {}, svg).textContent = STYLE;
 
   const boardLayer = el('g', { class: 'board', transform: `translate(${PANEL} 0)` }, svg);
@@ -446,7 +448,7 @@ export function renderBoard(svg, view, opts = {}) {
     for (const m of sq.marks) if (DECORATIONS[m]) DECORATIONS[m](deco);
     roleSigns(deco, sq.marks);
     if (o.labels) text(g, 14, S - 12, sq.name, { 'font-size': 13, fill: COLORS.ink, opacity: 0.7, 'pointer-events': 'none' });
-    el('title', {}, g).textContent = sq.marks.length ? `${sq.name}: ${sq.marks.join(', ')}` : sq.name;
+    el('title', {}, g).textContent = sq.marks.length ? `${sq.name}: ${sq.marks.map(o.markName || String).join(', ')}` : sq.name;
     if (o.selected === sq.id) g.classList.add('selected');
     if (targets.some((t) => sameSpot(t, spot))) {
       g.classList.add('target');

@@ -43,7 +43,11 @@ fn place(pos: u8, last: u8, lang: Lang, name: impl Fn(u8) -> String) -> String {
         lang.pick("off", "sortie").into()
     } else {
         let n = name(pos);
-        if n.is_empty() { pos.to_string() } else { format!("{pos} ({n})") }
+        if n.is_empty() {
+            pos.to_string()
+        } else {
+            format!("{pos} ({n})")
+        }
     }
 }
 
