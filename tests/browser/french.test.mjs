@@ -16,7 +16,7 @@ serverAndBrowser((s, b) => {
 
 // English words the French page must not show. Words both languages share
 // (rosette, refuge, options, passes, chance) and proper names are not here.
-const ENGLISH = /\b(the|and|with|of|captures?|plays?|enter|off|wins?|rolls?|throws?|moves?|prisoners?|safe|extra_roll|plain|blank|dotted|promoted|light's|pieces|rollout|square|again|turn|marked|eliminates|frees|converts|carrying|backward|towers|viziers|Black|White|Light|Dark)\b/;
+const ENGLISH = /\b(the|and|with|of|captures|plays?|enter|off|wins?|rolls?|throws?|moves?|prisoners?|safe|extra_roll|plain|blank|dotted|promoted|light's|pieces|rollout|square|again|turn|marked|eliminates|frees|converts|carrying|backward|towers|viziers|Black|White|Light|Dark)\b/;
 
 /** Every text of the page a reader meets beyond the board's drawing: the log, tooltips, accessible labels, alerts. */
 function readTexts(page, scope = 'body') {
@@ -44,7 +44,7 @@ for (const [rules, options, steps] of [
   ['bens-ur', {}, 60],
   ['ravensburg-1977', {}, 60],
 ]) {
-  test(`French, a bot game of ${rules}: its log, tooltips and labels have no English`, { timeout: 300000 }, async () => {
+  test(`French, a bot game of ${rules}: its log, tooltips and labels have no English`, { timeout: 600000 }, async () => {
     const fr = await person(browser, server, { locale: 'fr-FR' });
     const { page } = fr;
     const id = await startInLobby(page, server, { rules, mode: 'bot', bot: '1', seat: 'light', options });
@@ -70,7 +70,10 @@ for (const [rules, options, steps] of [
       // The review of the finished game, in French: the judge, the options, the sides.
       await page.waitForSelector('#end:not([hidden]) #review-game');
       await page.click('#review-game');
-      await page.waitForSelector('#review-chart polyline.win-line', { timeout: 120000 });
+      // A review judged by rollouts takes a while on a busy machine; a refusal shows at once.
+      await page.waitForSelector('#review-chart polyline.win-line, main .error', { timeout: 300000 });
+      assertFrench(await readTexts(page, 'main'), 'review');
+      assert.equal(await page.locator('main .error').count(), 0, await page.textContent('main'));
       assert.equal(await page.evaluate(() => location.hash), `#/review/${id}`);
       const review = await page.evaluate(() => document.querySelector('main').innerText);
       assert.doesNotMatch(review, /pieces=|rollout:|light's/);

@@ -80,7 +80,7 @@ export function renderReview(root, doc, opts = {}) {
   };
   fill(root, h('article', { class: 'review', 'data-rules': doc.rules.id },
     heading(doc, opts),
-    h('section', { class: 'card review-chart-card' }, h('h2', {}, t('review.chart')), chart.el, legend()),
+    h('section', { class: 'card review-chart-card' }, h('h2', {}, t('review.chart')), chart.el, legend(doc)),
     h('div', { class: 'review-grid' },
       totalsTable(doc),
       h('section', { class: 'card review-steps-card' }, h('h2', {}, t('review.steps')), list)),
@@ -119,7 +119,7 @@ function heading(doc, opts) {
     opts.extra || null);
 }
 
-function legend() {
+function legend(doc) {
   return h('p', { class: 'muted small review-legend' },
     t('review.legend', { light: sideName(doc, 'light') }), ' ',
     BAD.map((v) => h('span', { class: 'chip ' + v }, MARK[v] + ' ' + t('review.verdict.' + v))));
