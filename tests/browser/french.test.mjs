@@ -28,7 +28,7 @@ function readTexts(page, scope = 'body') {
     for (const el of root.querySelectorAll('[title]')) out.push(['title', el.getAttribute('title')]);
     for (const el of root.querySelectorAll('title')) out.push(['svg title', el.textContent]);
     for (const el of root.querySelectorAll('[aria-label]')) out.push(['aria-label', el.getAttribute('aria-label')]);
-    for (const el of root.querySelectorAll('.error, [role=alert], .toast')) out.push(['error', el.textContent]);
+    for (const el of root.querySelectorAll('p.error, [role=alert], .toast')) out.push(['error', el.textContent]);
     return out;
   }, scope);
 }
@@ -71,9 +71,9 @@ for (const [rules, options, steps] of [
       await page.waitForSelector('#end:not([hidden]) #review-game');
       await page.click('#review-game');
       // A review judged by rollouts takes a while on a busy machine; a refusal shows at once.
-      await page.waitForSelector('#review-chart polyline.win-line, main .error', { timeout: 300000 });
+      await page.waitForSelector('#review-chart polyline.win-line, main p.error[role=alert]:not(:empty)', { timeout: 300000 });
       assertFrench(await readTexts(page, 'main'), 'review');
-      assert.equal(await page.locator('main .error').count(), 0, await page.textContent('main'));
+      assert.equal(await page.locator('main p.error[role=alert]:not(:empty)').count(), 0, await page.textContent('main'));
       assert.equal(await page.evaluate(() => location.hash), `#/review/${id}`);
       const review = await page.evaluate(() => document.querySelector('main').innerText);
       assert.doesNotMatch(review, /pieces=|rollout:|light's/);
