@@ -29,6 +29,27 @@ pub fn side_name(game: &AnyGame, side: Side) -> String {
     }
 }
 
+/// [`side_name`] in a language: the rule sets' side names in French.
+pub fn side_name_in(game: &AnyGame, side: Side, lang: Lang) -> String {
+    let name = side_name(game, side);
+    if lang == Lang::En {
+        return name;
+    }
+    const FR: [(&str, &str); 10] = [
+        ("Player A", "Joueur A"),
+        ("Player B", "Joueur B"),
+        ("Light", "Clair"),
+        ("Dark", "Foncé"),
+        ("Black", "Noir"),
+        ("White", "Blanc"),
+        ("Red", "Rouge"),
+        ("Blue", "Bleu"),
+        ("(light)", "(clair)"),
+        ("(dark)", "(foncé)"),
+    ];
+    FR.iter().fold(name, |n, (en, fr)| n.replace(en, fr))
+}
+
 /// Where a game stands, in a sentence: its result, or who plays and what
 /// the game waits for (and a pot's payments, where there is one).
 pub fn standing_line(game: &AnyGame) -> String {
@@ -60,7 +81,7 @@ pub fn standing_line_in(game: &AnyGame, lang: Lang) -> String {
 }
 
 fn standing_fr(game: &AnyGame) -> String {
-    let name = |s| side_name(game, s);
+    let name = |s| side_name_in(game, s, Lang::Fr);
     let line = match game.turn() {
         Turn::Over(Some(w)) => format!("Résultat\u{a0}: {} gagne.", name(w)),
         Turn::Over(None) => "Résultat\u{a0}: partie terminée.".into(),
@@ -208,7 +229,7 @@ pub fn heading(game: &AnyGame) -> String {
 pub fn heading_in(game: &AnyGame, lang: Lang) -> String {
     let Turn::Decide(side) = game.turn() else { return String::new() };
     if lang == Lang::Fr {
-        let name = side_name(game, side);
+        let name = side_name_in(game, side, lang);
         return match (game, game.as_race().and_then(Game::throw)) {
             (AnyGame::Race(g), Some(t)) if g.phase() == Phase::Move => {
                 format!("{name}, vous avez fait {}. Vos coups (positions du parcours, case)\u{a0}:\n", t.value)
@@ -414,7 +435,7 @@ fn choice_label_fr(g: &Game, c: Choice) -> String {
 
 /// A roll in French: what the dice show, what the throw means, a pass.
 fn roll_line_fr(after: &AnyGame, rolled: &Rolled) -> String {
-    let name = side_name(after, rolled.player);
+    let name = side_name_in(after, rolled.player, Lang::Fr);
     let AnyGame::Race(g) = after else {
         let passes = if rolled.passed { "\u{a0}; pas de coup, le tour passe" } else { "" };
         return format!("{name} lance {}{passes}", rolled.raw);

@@ -124,6 +124,9 @@ fn the_terminal_lines_speak_french() {
     });
     let g = AnyGame::new("finkel", &Options::new(), Side::Light).unwrap();
     assert!(narrate::standing_line_in(&g, Lang::Fr).contains("la partie attend un lancer"));
+    let bens = AnyGame::new("bens-ur", &Options::new(), Side::Light).unwrap();
+    assert_eq!(narrate::side_name_in(&bens, Side::Light, Lang::Fr), "Noir");
+    assert_eq!(narrate::side_name_in(&bens, Side::Dark, Lang::En), "White");
     assert_eq!(Lang::parse("fr"), Some(Lang::Fr));
     assert_eq!(Lang::parse("English"), Some(Lang::En));
     assert_eq!(Lang::parse("de"), None);

@@ -478,7 +478,8 @@ impl<R: BufRead> Table<R> {
                 Turn::Decide(side) => {
                     let Some(action) = self.decide(side)? else { return Ok(false) };
                     let game = self.session.game();
-                    let line = format!("{} {}", narrate::side_name(game, side), narrate::action_line_in(game, &action, self.lang));
+                    let line =
+                        format!("{} {}", narrate::side_name_in(game, side, self.lang), narrate::action_line_in(game, &action, self.lang));
                     self.session.act(&action).map_err(|e| anyhow!("{action} was refused: {e}"))?;
                     self.say(&line)?;
                 }
