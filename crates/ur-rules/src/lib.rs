@@ -24,6 +24,7 @@ pub mod any_record;
 pub mod board;
 pub mod catalogue;
 pub mod dice;
+pub mod effects;
 pub mod game;
 pub mod marker;
 pub mod movegen;

@@ -7,6 +7,7 @@
 
 use crate::any::AnyGame;
 use crate::dice::{DiceModel, Extra, Throw};
+use crate::effects::effects;
 use crate::game::{Action, Choice, Game, Phase};
 use crate::movegen::Move;
 use crate::play::{PlayError, Playable, Turn};
@@ -14,6 +15,11 @@ use crate::race::text::{board_key, move_text, path_diagram, position_name, side_
 use crate::report::{Rolled, SummonStage};
 use crate::rules::Rules;
 use crate::{AnyAction, Side};
+
+pub use crate::effects::{Effect, Lang};
+pub use moves::{family_label, with_effects};
+
+mod moves;
 
 /// The name a player is called by.
 pub fn side_name(game: &AnyGame, side: Side) -> String {
@@ -23,9 +29,38 @@ pub fn side_name(game: &AnyGame, side: Side) -> String {
     }
 }
 
+/// [`side_name`] in a language: the rule sets' side names in French.
+pub fn side_name_in(game: &AnyGame, side: Side, lang: Lang) -> String {
+    let name = side_name(game, side);
+    if lang == Lang::En {
+        return name;
+    }
+    const FR: [(&str, &str); 10] = [
+        ("Player A", "Joueur A"),
+        ("Player B", "Joueur B"),
+        ("Light", "Clair"),
+        ("Dark", "Foncé"),
+        ("Black", "Noir"),
+        ("White", "Blanc"),
+        ("Red", "Rouge"),
+        ("Blue", "Bleu"),
+        ("(light)", "(clair)"),
+        ("(dark)", "(foncé)"),
+    ];
+    FR.iter().fold(name, |n, (en, fr)| n.replace(en, fr))
+}
+
 /// Where a game stands, in a sentence: its result, or who plays and what
 /// the game waits for (and a pot's payments, where there is one).
 pub fn standing_line(game: &AnyGame) -> String {
+    standing_line_in(game, Lang::En)
+}
+
+/// [`standing_line`] in a language.
+pub fn standing_line_in(game: &AnyGame, lang: Lang) -> String {
+    if lang == Lang::Fr {
+        return standing_fr(game);
+    }
     let name = |s| side_name(game, s);
     let mut line = match (game.turn(), game) {
         (Turn::Over(Some(w)), _) => format!("Result: {} wins.", name(w)),
@@ -42,6 +77,17 @@ pub fn standing_line(game: &AnyGame) -> String {
             line += &format!("\nPot: light paid {}, dark paid {}; total {}.", paid[0], paid[1], paid[0] + paid[1]);
         }
     }
+    line + "\n"
+}
+
+fn standing_fr(game: &AnyGame) -> String {
+    let name = |s| side_name_in(game, s, Lang::Fr);
+    let line = match game.turn() {
+        Turn::Over(Some(w)) => format!("Résultat\u{a0}: {} gagne.", name(w)),
+        Turn::Over(None) => "Résultat\u{a0}: partie terminée.".into(),
+        Turn::Roll(s) => format!("Partie en cours\u{a0}: à {} de jouer\u{a0}; la partie attend un lancer.", name(s)),
+        Turn::Decide(s) => format!("Partie en cours\u{a0}: à {} de jouer\u{a0}; la partie attend une décision.", name(s)),
+    };
     line + "\n"
 }
 
@@ -74,16 +120,46 @@ pub fn rule_set_name(game: &AnyGame) -> String {
 
 /// An open decision as a line of a numbered list.
 pub fn label(game: &AnyGame, action: &AnyAction) -> String {
-    match (game, action) {
-        (AnyGame::Race(g), AnyAction::Race(Action::Move(m))) => move_label(g, *m),
-        (AnyGame::Race(g), AnyAction::Race(Action::Choose(c))) => choice_label(g, *c),
-        _ => action.to_string(),
+    label_in(game, action, Lang::En)
+}
+
+/// [`label`] in a language: every family's move says its piece, from, to
+/// and what it does (captures, conversions, prisoners, promotions, an extra
+/// roll, the win).
+pub fn label_in(game: &AnyGame, action: &AnyAction, lang: Lang) -> String {
+    match (game, action, lang) {
+        (AnyGame::Race(g), AnyAction::Race(Action::Move(m)), Lang::En) => move_label(g, *m),
+        (AnyGame::Race(g), AnyAction::Race(Action::Choose(c)), Lang::En) => choice_label(g, *c),
+        (AnyGame::Race(g), AnyAction::Race(Action::Move(m)), Lang::Fr) => move_label_fr(g, *m, &effects(game, action)),
+        (AnyGame::Race(g), AnyAction::Race(Action::Choose(c)), Lang::Fr) => choice_label_fr(g, *c),
+        _ => family_label(game, action, lang),
     }
 }
 
 /// What a decision does, said of the side making it: "plays ...", "rolls again".
 pub fn action_line(game: &AnyGame, action: &AnyAction) -> String {
-    let AnyGame::Race(g) = game else { return format!("plays {action}") };
+    action_line_in(game, action, Lang::En)
+}
+
+/// [`action_line`] in a language.
+pub fn action_line_in(game: &AnyGame, action: &AnyAction, lang: Lang) -> String {
+    let AnyGame::Race(g) = game else {
+        let said = family_label(game, action, lang);
+        return match action {
+            AnyAction::Tower(crate::tower::TowerAction::Reroll) => lang.pick("throws again", "relance").into(),
+            AnyAction::Tower(crate::tower::TowerAction::Move5) => format!("{} {said}", lang.pick("chooses", "choisit")),
+            _ => format!("{} {said}", lang.pick("plays", "joue")),
+        };
+    };
+    if lang == Lang::Fr {
+        return match action {
+            AnyAction::Race(Action::Choose(Choice::Reroll)) => "rejoue".into(),
+            AnyAction::Race(Action::Choose(Choice::End)) => "finit son tour".into(),
+            AnyAction::Race(Action::Choose(Choice::Move)) => "annonce «\u{a0}déplacer\u{a0}»".into(),
+            AnyAction::Race(Action::Choose(Choice::Summon)) => "annonce «\u{a0}appeler\u{a0}»".into(),
+            _ => format!("joue {}", label_in(game, action, lang)),
+        };
+    }
     match action {
         AnyAction::Race(Action::Move(m)) => format!("plays {}", move_label(g, *m)),
         AnyAction::Race(Action::Choose(Choice::Reroll)) => "rolls again".into(),
@@ -99,6 +175,14 @@ pub fn action_line(game: &AnyGame, action: &AnyAction) -> String {
 
 /// What a roll showed and did, said of the side that rolled (the game after the roll).
 pub fn roll_line(after: &AnyGame, rolled: &Rolled) -> String {
+    roll_line_in(after, rolled, Lang::En)
+}
+
+/// [`roll_line`] in a language.
+pub fn roll_line_in(after: &AnyGame, rolled: &Rolled, lang: Lang) -> String {
+    if lang == Lang::Fr {
+        return roll_line_fr(after, rolled);
+    }
     let name = side_name(after, rolled.player);
     let AnyGame::Race(g) = after else {
         let passes = if rolled.passed { "; no move, the turn passes" } else { "" };
@@ -138,7 +222,21 @@ pub fn roll_line(after: &AnyGame, rolled: &Rolled) -> String {
 
 /// The heading of a decision's numbered list.
 pub fn heading(game: &AnyGame) -> String {
+    heading_in(game, Lang::En)
+}
+
+/// [`heading`] in a language.
+pub fn heading_in(game: &AnyGame, lang: Lang) -> String {
     let Turn::Decide(side) = game.turn() else { return String::new() };
+    if lang == Lang::Fr {
+        let name = side_name_in(game, side, lang);
+        return match (game, game.as_race().and_then(Game::throw)) {
+            (AnyGame::Race(g), Some(t)) if g.phase() == Phase::Move => {
+                format!("{name}, vous avez fait {}. Vos coups (positions du parcours, case)\u{a0}:\n", t.value)
+            }
+            _ => format!("{name}, à vous de choisir\u{a0}:\n"),
+        };
+    }
     let name = side_name(game, side);
     let AnyGame::Race(g) = game else { return format!("{name}, your decisions:\n") };
     match (g.phase(), g.throw()) {
@@ -296,6 +394,99 @@ fn move_label(g: &Game, m: Move) -> String {
         0 => text,
         p => format!("{} ({p}): {text}", bird_name(g.rules(), p)),
     }
+}
+
+/// A race move in French: `entrée -> 4 (a1) : rosette, rejoue`.
+fn move_label_fr(g: &Game, m: Move, effects: &[Effect]) -> String {
+    let rules = g.rules();
+    let side = g.to_move();
+    let off = rules.path_len() + 1;
+    let at = |p: u8| {
+        if p == 0 {
+            "entrée".to_string()
+        } else if p >= off {
+            "sortie".into()
+        } else {
+            format!("{p} ({})", position_name(rules, side, p))
+        }
+    };
+    let text = with_effects(format!("{} -> {}", at(m.from), at(m.to)), effects, Lang::Fr);
+    match m.piece {
+        0 => text,
+        p => format!("{} ({p})\u{a0}: {text}", bird_name(rules, p)),
+    }
+}
+
+fn choice_label_fr(g: &Game, c: Choice) -> String {
+    match c {
+        Choice::Reroll => "relancer".into(),
+        Choice::End => "finir le tour".into(),
+        Choice::Move => "annoncer «\u{a0}déplacer\u{a0}»\u{a0}: lancer et déplacer un oiseau déjà sur le plateau".into(),
+        Choice::Summon => match g.next_bird() {
+            Some(b) => format!(
+                "annoncer «\u{a0}appeler\u{a0}»\u{a0}: lancer pour l'oiseau {} ({b}), qui demande {}\u{a0}; s'il vient, relancer pour le placer",
+                bird_name(g.rules(), b),
+                g.rules().call_value(b)
+            ),
+            None => "annoncer «\u{a0}appeler\u{a0}»\u{a0}: lancer pour appeler l'oiseau suivant".into(),
+        },
+    }
+}
+
+/// A roll in French: what the dice show, what the throw means, a pass.
+fn roll_line_fr(after: &AnyGame, rolled: &Rolled) -> String {
+    let name = side_name_in(after, rolled.player, Lang::Fr);
+    let AnyGame::Race(g) = after else {
+        let passes = if rolled.passed { "\u{a0}; pas de coup, le tour passe" } else { "" };
+        return format!("{name} lance {}{passes}", rolled.raw);
+    };
+    let rules = g.rules();
+    let value = rolled.value.unwrap_or(0);
+    let shows = match rules.dice() {
+        DiceModel::Bin3 | DiceModel::Bin4 => format!("{} pointe{} marquée{}", rolled.raw, plural_s(rolled.raw), plural_s(rolled.raw)),
+        DiceModel::D4 | DiceModel::D6 => format!("un {}", rolled.raw),
+    };
+    let mut line = format!("{name} lance {shows}");
+    match rolled.summon {
+        Some(s) => {
+            let bird = bird_name(rules, s.bird);
+            let result = if s.success { "réussi" } else { "raté, le tour finit" };
+            line += &format!(", {value}\u{a0}: {bird} ({})\u{a0}: {result}", s.bird);
+        }
+        None => {
+            if let Some(t) = rules.throw(rolled.raw) {
+                line += &format!("\u{a0}: {}", throw_text_fr(&t));
+            }
+            if rolled.passed {
+                line += if value == 0 { "\u{a0}; le tour passe" } else { "\u{a0}; aucun coup possible, le tour passe" };
+            }
+        }
+    }
+    line
+}
+
+fn plural_s(n: u8) -> &'static str {
+    if n > 1 {
+        "s"
+    } else {
+        ""
+    }
+}
+
+fn throw_text_fr(t: &Throw) -> String {
+    if t.value == 0 {
+        return "pas de déplacement".into();
+    }
+    let mut s = format!("avance de {}", t.value);
+    if !t.enter {
+        s += " (ne fait pas entrer de pion)";
+    }
+    match t.extra {
+        Extra::Auto => s += ", puis relance",
+        Extra::Optional => s += ", puis peut relancer",
+        Extra::None => {}
+    }
+    s
 }
 
 fn choice_label(g: &Game, c: Choice) -> String {

@@ -21,6 +21,7 @@ pub mod rules_text;
 pub mod seed;
 pub mod session;
 pub mod stats;
+pub mod teach;
 pub mod tables;
 pub mod view;
 

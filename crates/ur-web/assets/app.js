@@ -3,7 +3,8 @@
 // sends and sends back the index of the action a player picks
 // (docs/serve.md is the protocol).
 
-import { t, lang, setLang, LANGS, sideName, summary, say, pileCaption } from './i18n.js';
+import { t, lang, setLang, LANGS, sideName, summary, say, pileCaption, errorText, ruleName } from './i18n.js';
+import { optionText } from './teach.js';
 import { h, fill, fetchJSON, store } from './dom.js';
 import { renderBoard } from './board.js';
 import { MOTION, SOUND, slideMove, soundOf, playSound } from './effects.js';
@@ -226,9 +227,9 @@ async function showLobby(routeId, preset) {
       const sets = rules.filter((r) => familyOf(r) === f);
       if (!sets.length) return null;
       return h('optgroup', { label: t('family.' + f) },
-        sets.map((r) => h('option', { value: r.id, selected: r.id === state.rules }, r.name)));
+        sets.map((r) => h('option', { value: r.id, selected: r.id === state.rules }, ruleName(r.id, r.name))));
     }),
-    rules.filter((r) => !families.includes(familyOf(r))).map((r) => h('option', { value: r.id, selected: r.id === state.rules }, r.name)));
+    rules.filter((r) => !families.includes(familyOf(r))).map((r) => h('option', { value: r.id, selected: r.id === state.rules }, ruleName(r.id, r.name))));
 
   const summaryEl = h('p', { class: 'summary', id: 'ruleset-summary', 'aria-live': 'polite' });
   const rulesLink = h('a', { class: 'rules-link', href: '#' }, t('lobby.rulesLink'));
@@ -254,7 +255,7 @@ async function showLobby(routeId, preset) {
     try { details = await loadDetails(asked); } catch (_) { return; }
     // A slower answer for a rule set chosen before must not draw its options.
     if (asked !== state.rules || state.file) return;
-    const opts = normOptions(details.options);
+    const opts = normOptions(details.options).map((o) => ({ ...o, description: optionText(state.rules, o) }));
     // Every race rule set takes a number of pieces (`--pieces`); its default is the start's reserve.
     const isRace = r && familyOf(r) === 'race';
     if (isRace && !opts.some((o) => o.name === 'pieces') && details.view) {
@@ -376,7 +377,7 @@ async function showLobby(routeId, preset) {
       });
       go('#/game/' + encodeURIComponent(res.id));
     } catch (err) {
-      errorEl.textContent = t('lobby.error', { message: err.network ? t('error.network') : err.message });
+      errorEl.textContent = t('lobby.error', { message: errorText(err) });
       start.disabled = false;
       start.textContent = t('lobby.start');
     }
@@ -517,7 +518,7 @@ async function showInvite(id, token, routeId) {
   const row = (key, id, ...value) => [h('dt', {}, t(key)), h('dd', { id }, ...value)];
   const take = h('button', { type: 'button', class: 'primary big', id: 'take-seat', onclick: () => takeSeat(id, token, you) }, t('invite.take'));
   fill(root, h('div', { class: 'lobby invite', id: 'invite' },
-    h('h1', {}, t('invite.heading', { rules: view.rules.name })),
+    h('h1', {}, t('invite.heading', { rules: ruleName(view.rules.id, view.rules.name) })),
     h('p', { class: 'intro' }, t('invite.intro')),
     h('section', { class: 'card' },
       h('dl', { class: 'invite-facts' },
@@ -692,9 +693,7 @@ class GameScreen {
     if (msg.code === 'bad_token') {
       this.token = null;
     }
-    const known = 'error.' + msg.code;
-    const text = t(known) !== known ? t(known) : (msg.message || msg.code);
-    toast(text, 'error');
+    toast(errorText(msg, { ownWords: true }), 'error');
     this.renderControls();
   }
 
@@ -1002,7 +1001,7 @@ class GameScreen {
     if (!this.view) return;
     const v = this.view;
     const el = this.el;
-    el.title.textContent = v.rules.name;
+    el.title.textContent = ruleName(v.rules.id, v.rules.name);
     el.rulesLink.href = '#/rules/' + encodeURIComponent(v.rules.id) + '?game=' + encodeURIComponent(this.id);
     const root = document.getElementById('game');
     if (root) {
@@ -1064,6 +1063,7 @@ class GameScreen {
       onSpot: (spot) => this.onSpot(spot),
       say: (words) => say(words, v),
       caption: (kind, side) => pileCaption(v, kind, side),
+      markName: (m) => t('mark.' + m),
       selected: sel,
       targets: act ? targets : [],
       captures: act ? this.captureTargets() : [],
@@ -1084,7 +1084,7 @@ class GameScreen {
     const svg = this.el.svg;
     // The board holds buttons: a group, not a picture (an img hides its children).
     svg.setAttribute('role', 'group');
-    svg.setAttribute('aria-label', t('game.board') + ': ' + v.rules.name);
+    svg.setAttribute('aria-label', t('game.board') + ': ' + ruleName(v.rules.id, v.rules.name));
     const keys = (list) => new Set(list.map((x) => spotKey(x, v)));
     const canMove = keys(movable);
     const canGo = keys(targets);
@@ -1106,7 +1106,7 @@ class GameScreen {
         const what = p.stack && p.stack.length > 1
           ? t('a11y.stack', { n: p.stack.length, side: sideName(v, p.side) })
           : t('a11y.pieces', { n: p.count || 1, side: sideName(v, p.side) });
-        parts.push(what + (p.face ? ' (' + p.face + ')' : ''));
+        parts.push(what + (p.face ? ' (' + t('face.' + p.face) + ')' : ''));
       }
       const k = 'sq:' + id;
       g.classList.toggle('can-move', canMove.has(k) && !canGo.size);
@@ -1207,7 +1207,7 @@ class GameScreen {
     el.classList.toggle('mine', this.canAct());
     el.classList.toggle('offline', this.everOnline && !this.online);
     const mine = this.canAct();
-    document.title = (mine ? '● ' : '') + (this.view ? this.view.rules.name + ' · ' : '') + t('app.title');
+    document.title = (mine ? '● ' : '') + (this.view ? ruleName(this.view.rules.id, this.view.rules.name) + ' · ' : '') + t('app.title');
   }
 
   resultText(v) {
@@ -1298,7 +1298,7 @@ class GameScreen {
       rememberGame(res.id, { token: res.token, seat: res.seat, invite: res.invite, watch: res.watch, mode: body.mode, name: info.name, lobby: body });
       go('#/game/' + encodeURIComponent(res.id));
     } catch (err) {
-      toast(t('lobby.error', { message: err.message }), 'error');
+      toast(t('lobby.error', { message: errorText(err) }), 'error');
     }
   }
 

@@ -15,6 +15,8 @@
 //     caption: (kind, side) => text,          // a pile's caption ('reserve' or 'off') in the page's language
 //     flip: false,                            // light's rows at the top (dark's side nearest the viewer)
 //     layout: 'wide' | 'tall',                // piles beside the board, or above and below it (phones)
+//     markName: (mark) => text,               // a square's mark ('rosette', 'safe'...) in the page's language
+//     label: text,                            // the board's accessible name in the page's language
 //   });
 //
 // Spots passed to onSpot: {at:'square',square:id}, {at:'reserve',side},
@@ -554,7 +556,7 @@ export function renderBoard(svg, view, opts = {}) {
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
   svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
   svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', `${view.rules ? view.rules.name : 'Board'}: ${view.turn ? view.turn.text : ''}`);
+  svg.setAttribute('aria-label', o.label || `${view.rules ? view.rules.name : 'Board'}: ${view.turn ? view.turn.text : ''}`);
   svg.dataset.flip = o.flip ? 'true' : 'false';
   svg.dataset.layout = geo.portrait ? 'portrait' : o.layout === 'tall' ? 'tall' : 'wide';
   unitsPerPx = measureScale(svg, width, height);
@@ -577,7 +579,7 @@ export function renderBoard(svg, view, opts = {}) {
     if (tower && !unused && !sq.marks.some((m) => DECORATIONS[m])) plainSquare(g, sq, view, byCell, o.flip);
     roleSigns(deco, sq.marks);
     if (o.labels) text(g, 6, S - 6 - labelSize * 0.5, sq.name, { 'font-size': labelSize, fill: COLORS.ink, opacity: 0.75, 'text-anchor': 'start', 'pointer-events': 'none', class: 'square-label' });
-    el('title', {}, g).textContent = sq.marks.length ? `${sq.name}: ${sq.marks.join(', ')}` : sq.name;
+    el('title', {}, g).textContent = sq.marks.length ? `${sq.name}: ${sq.marks.map(o.markName || String).join(', ')}` : sq.name;
     if (o.selected === sq.id) g.classList.add('selected');
     if (targets.some((t) => sameSpot(t, spot))) {
       g.classList.add('target');

@@ -20,7 +20,7 @@
 // `data-interval` to the `.loss` and `.luck` cells and `.review-sure` (its
 // account of how sure it is) to the heading.
 
-import { t, lang, sideName, say, pileCaption } from './i18n.js';
+import { t, lang, sideName, say, pileCaption, errorText, ruleName } from './i18n.js';
 import { h, s, fill, fetchJSON } from './dom.js';
 import { renderBoard } from './board.js';
 
@@ -80,7 +80,7 @@ export function renderReview(root, doc, opts = {}) {
   };
   fill(root, h('article', { class: 'review', 'data-rules': doc.rules.id },
     heading(doc, opts),
-    h('section', { class: 'card review-chart-card' }, h('h2', {}, t('review.chart')), chart.el, legend()),
+    h('section', { class: 'card review-chart-card' }, h('h2', {}, t('review.chart')), chart.el, legend(doc)),
     h('div', { class: 'review-grid' },
       totalsTable(doc),
       h('section', { class: 'card review-steps-card' }, h('h2', {}, t('review.steps')), list)),
@@ -109,19 +109,19 @@ function heading(doc, opts) {
   const words = sure ? h('p', { class: 'muted small review-sure', 'data-sure': sure.sure_verdicts, 'data-verdicts': sure.verdicts },
     t('review.judge.sure', { loss: pp(sure.loss_half, { digits: 1 }), luck: pp(sure.luck_half, { digits: 1 }), sure: sure.sure_verdicts, verdicts: sure.verdicts }),
     sure.cut_rolls ? ' ' + t('review.judge.cut.' + (sure.cut_by === 'evaluation' ? 'evaluation' : 'standing'), { rolls: sure.cut_rolls }) : '',
-    ' ', h('code', { class: 'judge-name' }, j.name.split(',')[0])) : null;
-  const options = Object.entries(doc.rules.options || {}).map(([k, v]) => `${k}=${v}`).join(', ');
+  ) : null;
+  const options = Object.entries(doc.rules.options || {}).map(([k, v]) => optionSaid(k, v)).join(', ');
   return h('header', { class: 'review-head' },
-    h('h1', {}, t('review.title', { rules: doc.rules.name })),
+    h('h1', {}, t('review.title', { rules: ruleName(doc.rules.id, doc.rules.name) })),
     h('p', { class: 'review-result' }, result, options ? h('span', { class: 'muted' }, ' · ' + options) : null),
     h('p', { class: 'muted small review-judge', 'data-judge': j.name, 'data-exact': String(j.exact) }, judge),
     words,
     opts.extra || null);
 }
 
-function legend() {
+function legend(doc) {
   return h('p', { class: 'muted small review-legend' },
-    t('review.legend'), ' ',
+    t('review.legend', { light: sideName(doc, 'light') }), ' ',
     BAD.map((v) => h('span', { class: 'chip ' + v }, MARK[v] + ' ' + t('review.verdict.' + v))));
 }
 
@@ -130,6 +130,12 @@ function legend() {
 const W = 1000;
 const H = 260;
 const M = { left: 46, right: 14, top: 12, bottom: 30 };
+
+/** A rule-set option as the review heading says it: its words where the page has them. */
+function optionSaid(name, value) {
+  const key = 'review.opt.' + name;
+  return t(key) !== key ? t(key, { value }) : `${name} = ${value}`;
+}
 
 /** The chart: light's win chance after every step, the errors marked. */
 function renderChart(doc, onPick) {
@@ -257,7 +263,7 @@ function errorCards(doc, onPick) {
 function errorCard(doc, e, onPick) {
   const st = doc.steps[e.step];
   const svg = s('svg', { class: 'board' });
-  renderBoard(svg, e.view, { labels: false, say: (w) => say(w, e.view), caption: (kind, side) => pileCaption(e.view, kind, side) });
+  renderBoard(svg, e.view, { labels: false, say: (w) => say(w, e.view), caption: (kind, side) => pileCaption(e.view, kind, side), markName: (m) => t('mark.' + m), label: t('game.board') + ': ' + ruleName(e.view.rules.id, e.view.rules.name) });
   const played = e.played != null ? e.view.actions[e.played] : null;
   const best = e.best != null ? e.view.actions[e.best] : null;
   if (best) arrow(svg, best, 'best');
@@ -386,7 +392,7 @@ export async function showReviewScreen(root, id, alive = () => true) {
     } catch (err) {
       if (!alive()) return;
       fill(box);
-      error.textContent = t('review.failed', { message: err.network ? t('error.network') : err.message });
+      error.textContent = t('review.failed', { message: errorText(err) });
     }
   });
   fill(root, h('div', { class: 'review-screen' }, box, upload));
@@ -396,7 +402,7 @@ export async function showReviewScreen(root, id, alive = () => true) {
     const doc = await fetchJSON('/api/games/' + encodeURIComponent(id) + '/review');
     if (alive()) show(doc);
   } catch (err) {
-    if (alive()) fill(box, h('p', { class: 'error', role: 'alert' }, t('review.failed', { message: err.network ? t('error.network') : err.message })));
+    if (alive()) fill(box, h('p', { class: 'error', role: 'alert' }, t('review.failed', { message: errorText(err) })));
   }
 }
 

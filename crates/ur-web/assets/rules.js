@@ -1,8 +1,9 @@
 // A rule set's page: its summary in plain words, each side's path drawn on
 // the board's own grid with numbered squares, and its options.
 
-import { t, sideName } from './i18n.js';
+import { t, sideName, ruleName } from './i18n.js';
 import { h, s, fill } from './dom.js';
+import { teachSections, judgmentSection, optionText } from './teach.js';
 
 const CELL = 44;
 const PAD = 6;
@@ -16,26 +17,23 @@ export function renderRulesPage(root, { info, options, summary, back }) {
     : [];
   fill(root, h('article', { class: 'rules-page', id: 'rules-page' },
     h('div', { class: 'row spread' },
-      h('h1', {}, t('rules.heading', { name: info.name })),
+      h('h1', {}, t('rules.heading', { name: ruleName(info.id, info.name) })),
       back ? h('a', { class: 'button primary', id: 'back-to-game', href: back }, t('rules.back'))
         : h('a', { class: 'button', href: '#/' }, t('rules.home'))),
     h('p', { class: 'muted' }, t('rules.family', { family: t('family.' + family) })),
     h('section', { class: 'card' },
       h('h2', {}, t('rules.summary')),
       summary.split(/\n+/).map((p) => h('p', { class: 'summary-text' }, p))),
+    teachSections(info, view, paths.length ? h('div', { class: 'paths' }, paths) : null),
     board ? facts(view) : null,
-    paths.length ? h('section', { class: 'card' },
-      h('h2', {}, t('rules.path')),
-      h('p', { class: 'muted' }, t('rules.path.intro')),
-      h('div', { class: 'paths' }, paths),
-      legend(board)) : null,
-    options && options.length ? h('section', { class: 'card' },
+    paths.length && legend(board) ? h('section', { class: 'card' }, h('h2', {}, t('rules.marks')), legend(board)) : null,
+    options && options.length ? h('section', { class: 'card', id: 'rules-options' },
       h('h2', {}, t('rules.options')),
-      t('rules.englishOnly') ? h('p', { class: 'muted small' }, t('rules.englishOnly')) : null,
       h('dl', { class: 'option-doc' }, options.map((o) => [
         h('dt', {}, h('code', {}, o.name), ' ', h('span', { class: 'muted small' }, o.values.length ? o.values.join(' · ') : (o.min !== null ? o.min + '–' + o.max : ''), ' (', t('lobby.default'), ' ', o.default, ')')),
-        h('dd', { lang: 'en' }, o.description),
+        h('dd', {}, optionText(info.id, o)),
       ]))) : null,
+    judgmentSection(info),
     back ? null : h('p', {}, h('a', { class: 'button primary', href: '#/', onclick: () => rememberChoice(info.id) }, t('rules.play')))));
 }
 

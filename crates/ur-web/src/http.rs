@@ -284,6 +284,7 @@ async fn rules_one(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Respo
             .unwrap_or(Value::Null),
     };
     entry["options"] = options;
+    entry["teach"] = ur_session::teach::teaching(&id).unwrap_or(Value::Null);
     match hub.session(&NewGame::builtin(&id)) {
         Ok(s) => entry["view"] = serde_json::to_value(game_view(&s)).unwrap_or(Value::Null),
         Err(e) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, "rules", e),

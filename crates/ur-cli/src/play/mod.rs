@@ -88,6 +88,13 @@ pub struct PlayCmd {
     /// Full-screen game: draw with ASCII characters only (or set UR_ASCII=1); NO_COLOR=1 leaves colours out.
     #[arg(long)]
     ascii: bool,
+    /// Line mode: the language the game is told in, en or fr (moves, throws, the lists).
+    #[arg(long, default_value = "en", value_parser = parse_lang)]
+    lang: narrate::Lang,
+}
+
+fn parse_lang(text: &str) -> Result<narrate::Lang, String> {
+    narrate::Lang::parse(text).ok_or_else(|| format!("'{text}' is no language of the game: give en or fr"))
 }
 
 /// Who plays a side.
@@ -193,7 +200,8 @@ impl PlayCmd {
         let stdin = std::io::stdin();
         let echo = !stdin.is_terminal();
         let judge = session.judge(None).or_else(|_| session.judge(Some(DEFAULT_DEPTH))).ok();
-        let mut table = Table { session, players, quiet: self.quiet, input: stdin.lock(), echo, judge, saving: saving.clone() };
+        let mut table =
+            Table { session, players, quiet: self.quiet, input: stdin.lock(), echo, judge, saving: saving.clone(), lang: self.lang };
         let finished = table.run()?;
         let session = table.session;
         if let Some(saving) = &saving {
@@ -454,6 +462,7 @@ struct Table<R: BufRead> {
     judge: Option<Judge>,
     /// Where the game is saved after every step.
     saving: Option<Saving>,
+    lang: narrate::Lang,
 }
 
 impl<R: BufRead> Table<R> {
@@ -464,12 +473,13 @@ impl<R: BufRead> Table<R> {
                 Turn::Over(_) => return Ok(true),
                 Turn::Roll(_) => {
                     let rolled = self.session.roll_dice().map_err(|e| anyhow!("the dice were refused: {e}"))?;
-                    self.say(&narrate::roll_line(self.session.game(), &rolled))?;
+                    self.say(&narrate::roll_line_in(self.session.game(), &rolled, self.lang))?;
                 }
                 Turn::Decide(side) => {
                     let Some(action) = self.decide(side)? else { return Ok(false) };
+                    let game = self.session.game();
                     let line =
-                        format!("{} {}", narrate::side_name(self.session.game(), side), narrate::action_line(self.session.game(), &action));
+                        format!("{} {}", narrate::side_name_in(game, side, self.lang), narrate::action_line_in(game, &action, self.lang));
                     self.session.act(&action).map_err(|e| anyhow!("{action} was refused: {e}"))?;
                     self.say(&line)?;
                 }
@@ -502,7 +512,7 @@ impl<R: BufRead> Table<R> {
         let game = self.session.game().clone();
         let actions = game.actions();
         outln!("\n{}", game.board_text())?;
-        let list = wrap(&numbered(&game, &actions));
+        let list = wrap(&numbered(&game, &actions, self.lang));
         out!("{list}")?;
         loop {
             out!("{} [1-{}, or help]> ", narrate::side_name(&game, side), actions.len())?;
@@ -556,10 +566,10 @@ fn hint_text(judge: Option<&Judge>, game: &AnyGame, actions: &[AnyAction]) -> St
 }
 
 /// The heading and numbered lines of a decision.
-fn numbered(game: &AnyGame, actions: &[AnyAction]) -> String {
-    let mut out = narrate::heading(game);
+fn numbered(game: &AnyGame, actions: &[AnyAction], lang: narrate::Lang) -> String {
+    let mut out = narrate::heading_in(game, lang);
     for (i, a) in actions.iter().enumerate() {
-        out += &format!("  {}) {}\n", i + 1, narrate::label(game, a));
+        out += &format!("  {}) {}\n", i + 1, narrate::label_in(game, a, lang));
     }
     out
 }

@@ -2,6 +2,7 @@
 //! English text and its phrases, built together in one arm per action.
 
 use serde_json::Value;
+use ur_rules::effects::{effects, Effect, Lang};
 use ur_rules::game::{Action, Choice, Game};
 use ur_rules::marker::akalandung::{self, AkalandungAction};
 use ur_rules::marker::bens::{self, BensAction};
@@ -110,23 +111,51 @@ pub(super) fn action_view(game: &AnyGame, board: &BoardView, mover: Side, index:
     }
 }
 
-/// A marker or tower move's effects, in English and as phrases: a capture,
-/// a backward move, prisoners carried along.
+/// A marker or tower move's effects, in English and as phrases: a backward
+/// move, prisoners carried along, then what the move does (a capture, a
+/// conversion, prisoners taken or freed, an elimination, a promotion, an
+/// extra roll, the win).
 fn family_effects(game: &AnyGame, action: &AnyAction) -> Vec<(String, Phrase)> {
-    let mut effects = Vec::new();
-    if !matches!(game, AnyGame::Race(_)) && game.captures(action) {
-        effects.push(("captures".to_string(), Phrase::new("fx.captures")));
+    let mut out = Vec::new();
+    if matches!(game, AnyGame::Race(_)) {
+        return out;
     }
     if let AnyAction::Tower(TowerAction::Move(m)) = action {
         if m.backward() {
-            effects.push(("backward".to_string(), Phrase::new("fx.backward")));
+            out.push(("backward".to_string(), Phrase::new("fx.backward")));
         }
         if m.carry > 0 {
             let text = format!("carrying {} prisoner{}", m.carry, if m.carry == 1 { "" } else { "s" });
-            effects.push((text, Phrase::new("fx.carry").with("n", m.carry)));
+            out.push((text, Phrase::new("fx.carry").with("n", m.carry)));
         }
     }
-    effects
+    let said = effects(game, action);
+    // The tower games say a capture as the prisoners it takes; the view names the capture too.
+    if game.captures(action) && !said.iter().any(|e| matches!(e, Effect::Captures { .. })) {
+        out.push(("captures".to_string(), Phrase::new("fx.captures")));
+    }
+    out.extend(
+        said.iter().map(|e| (if matches!(e, Effect::Captures { .. }) { "captures".into() } else { e.text(Lang::En) }, effect_phrase(e))),
+    );
+    out
+}
+
+/// An effect as a phrase (`fx.*`).
+fn effect_phrase(e: &Effect) -> Phrase {
+    match e {
+        Effect::Captures { .. } => Phrase::new("fx.captures"),
+        Effect::Converts => Phrase::new("fx.converts"),
+        Effect::FormsTwins => Phrase::new("fx.forms_twins"),
+        Effect::TakesOracle => Phrase::new("fx.takes_oracle"),
+        Effect::TakesPrisoners { n } => Phrase::new("fx.prisoners").with("n", *n),
+        Effect::Frees { n } => Phrase::new("fx.frees").with("n", *n),
+        Effect::Eliminates { n } => Phrase::new("fx.eliminates").with("n", *n),
+        Effect::Promotes { face } => Phrase::new("fx.promotes").with("face", face.as_str()),
+        Effect::Rosette => Phrase::new("fx.rosette"),
+        Effect::RollsAgain => Phrase::new("fx.rolls_again"),
+        Effect::MayRollAgain => Phrase::new("fx.may_roll_again"),
+        Effect::Wins => Phrase::new("fx.wins"),
+    }
 }
 
 /// A named bird's move names the bird.
