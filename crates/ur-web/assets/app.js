@@ -10,6 +10,7 @@ import { MOTION, SOUND, slideMove, soundOf, playSound } from './effects.js';
 import { renderRulesPage } from './rules.js';
 import { showReviewScreen } from './review.js';
 import { startPositionField, positionLine } from './position.js';
+import { solvingLine } from './solving.js';
 
 const MAX_RULES_FILE = 64 * 1024;
 const SIDES = ['light', 'dark'];
@@ -212,6 +213,7 @@ async function showLobby(routeId, preset) {
     perfect.hidden = !race;
     perfect.disabled = !race;
     if (!race && levelSelect.value === 'perfect') { levelSelect.value = '5'; state.bot = '5'; }
+    solving.update(state.rules, !!state.file);
     rulesLink.href = '#/rules/' + encodeURIComponent(state.rules);
     fill(optionsBox);
     if (state.file) return;
@@ -257,6 +259,7 @@ async function showLobby(routeId, preset) {
       n === '1' ? t('lobby.level.1') : n === '5' ? t('lobby.level.5') : t('lobby.level.n', { n }))),
     h('option', { value: 'perfect', selected: state.bot === 'perfect' }, t('lobby.level.perfect')));
   const levelField = h('label', { class: 'field' }, h('span', {}, t('lobby.level')), levelSelect);
+  const solving = solvingLine(levelSelect, (id) => (rules.find((x) => x.id === id) || { name: id }).name);
 
   const seatSelect = h('select', { id: 'seat', name: 'seat', onchange: (e) => { state.seat = e.target.value; save(); } },
     ['light', 'dark', 'random'].map((s) => h('option', { value: s, selected: state.seat === s }, t('lobby.seat.' + s))));
@@ -335,7 +338,7 @@ async function showLobby(routeId, preset) {
       h('label', { class: 'file' }, h('span', { class: 'sr-only' }, t('lobby.custom')), fileInput),
       fileInfo, clearFile),
     startPos.el),
-  h('section', { class: 'card' }, modeField, h('div', { class: 'row' }, levelField, seatField)),
+  h('section', { class: 'card' }, modeField, h('div', { class: 'row' }, levelField, seatField), solving.el),
   errorEl,
   start);
 

@@ -345,6 +345,15 @@ const STRINGS = {
     'say.face.vizier': 'vizier',
     'say.face.pawn': 'pawn',
     'say.face.guard': 'guard',
+    // Background solving (new-game screen status line, Perfect bot)
+    'solving.heading': 'Exact analysis:',
+    'solving.queued': '{name} queued',
+    'solving.solving': '{name} being solved, {pct} %',
+    'solving.ready': '{name} ready',
+    'solving.skipped': '{name} skipped ({reason})',
+    'solving.perfect.solving': 'its table is being solved: {pct} %',
+    'solving.perfect.queued': 'its table is queued to be solved',
+    'solving.perfect.none': 'no table',
   },
 
   fr: {
@@ -686,6 +695,15 @@ const STRINGS = {
     'say.face.vizier': 'vizir',
     'say.face.pawn': 'pion',
     'say.face.guard': 'garde',
+    // Background solving (new-game screen status line, Perfect bot)
+    'solving.heading': 'Analyse exacte :',
+    'solving.queued': '{name} en attente',
+    'solving.solving': '{name} en cours de résolution, {pct} %',
+    'solving.ready': '{name} prête',
+    'solving.skipped': '{name} non résolue ({reason})',
+    'solving.perfect.solving': 'sa table est en cours de résolution : {pct} %',
+    'solving.perfect.queued': 'sa table attend d\'être résolue',
+    'solving.perfect.none': 'pas de table',
   },
 };
 

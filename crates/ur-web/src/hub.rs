@@ -29,6 +29,8 @@ pub struct Hub {
     pub rule_bytes: StdMutex<HashMap<IpAddr, (i64, usize)>>,
     /// Permits to think out a bot's move ([`Config::bot_threads`] of them).
     pub(crate) bot_gate: tokio::sync::Semaphore,
+    /// The tables being solved in the background.
+    pub solving: Arc<crate::solving::Solving>,
 }
 
 /// Replays one stored step into a session; `abandon` steps set the status.
@@ -118,6 +120,7 @@ pub(crate) fn stored_status(replayed: String, row: &GameRow) -> String {
 impl Hub {
     pub fn new(cfg: Config, store: Store) -> Hub {
         let tables = CachedTables::new(cfg.tables.clone());
+        let solving = Arc::new(crate::solving::Solving::new(&cfg.solve, cfg.tables.as_deref()));
         let cfg_bot_threads = cfg.bot_threads.max(1);
         Hub {
             cfg,
@@ -129,6 +132,7 @@ impl Hub {
             creations: StdMutex::new(HashMap::new()),
             rule_bytes: StdMutex::new(HashMap::new()),
             bot_gate: tokio::sync::Semaphore::new(cfg_bot_threads),
+            solving,
         }
     }
 

@@ -10,6 +10,7 @@ pub mod hub;
 pub mod live;
 pub mod review_api;
 pub mod review_page;
+pub mod solving;
 pub mod store;
 pub mod ws;
 
@@ -104,6 +105,9 @@ pub struct Config {
     pub max_rules_bytes_per_day: usize,
     /// Print nothing but errors.
     pub quiet: bool,
+    /// The rule sets whose missing tables are solved in the background into
+    /// [`Config::tables`] ([`solving`]); empty: none.
+    pub solve: Vec<Arc<ur_rules::Rules>>,
 }
 
 impl Config {
@@ -134,6 +138,7 @@ impl Config {
             expire_solo: Duration::from_secs(DEFAULT_EXPIRE_SOLO_SECS),
             max_rules_bytes_per_day: DEFAULT_MAX_RULES_BYTES_PER_DAY,
             quiet: false,
+            solve: Vec::new(),
         }
     }
 }
@@ -245,6 +250,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     let hub = Arc::new(Hub::new(config, store));
     hub.resume_all().await.map_err(|e| ServeError::Db(format!("cannot read the games in progress: {e}")))?;
     tokio::spawn(expire_idle_games(Arc::downgrade(&hub)));
+    solving::start(hub.solving.clone(), hub.cfg.tables.clone(), hub.cfg.quiet);
     Ok(Server { listener, hub, gate: conn::Gate::new(limits), notifications })
 }
 
