@@ -386,7 +386,8 @@ fn a_hint_from_a_solved_table_says_so() {
     pane.wait("a decision", |s| settled(s, before) && at_decision(s));
     pane.keys(&["h"]);
     let h = pane.wait("a hint", |s| s.contains(" Hint "));
-    assert!(h.contains("the solved table: exact") && h.contains(" %"), "{h}");
+    // The hint sits beside the board, in a narrower box: its words wrap.
+    assert!(h.contains("the solved") && h.contains("table: exact") && h.contains(" %"), "{h}");
 }
 
 /// The terminal's line discipline after `ur` exits: `STTY icanon` and
@@ -535,7 +536,8 @@ fn the_save_new_game_and_copy_keys() {
     pane.keys(&["n"]);
     pane.wait("the question", |s| s.contains(" New game? "));
     pane.keys(&["y"]);
-    let s = pane.wait("a new game", |s| step(s) == Some(0) && s.contains("(a new game)"));
+    // (The bot may have made the new game's first steps already.)
+    let s = pane.wait("a new game", |s| s.contains("(a new game)") && s.contains("the last one stays in"));
     assert!(s.contains("the last one stays in ur-finkel-1.json"), "{s}");
     assert_eq!(saved_steps(&saved), steps);
 }
