@@ -90,9 +90,38 @@ pub struct ServeCmd {
     /// Bytes of rule-set files each client address (IPv6: each /64) may store per day (UTC).
     #[arg(long, value_name = "BYTES", default_value_t = ur_web::DEFAULT_MAX_RULES_BYTES_PER_DAY as u64)]
     max_rules_bytes_per_day: u64,
+    /// The rule sets whose missing tables are solved in the background (at the lowest priority, one at a
+    /// time, into the table store, resuming after a restart): rule-set ids separated by commas, each with
+    /// options as ID:KEY=VALUE:KEY=VALUE (finkel:pieces=3); one that does not fit the machine's memory is
+    /// skipped, saying so. none: solve nothing.
+    #[arg(long, value_name = "IDS|none", default_value = "finkel,blitz,masters")]
+    solve: String,
     /// Print only errors.
     #[arg(long)]
     quiet: bool,
+}
+
+/// `--solve`'s list as rules: `none`, or `ID[:KEY=VALUE...]` separated by commas.
+fn solve_list(text: &str) -> Result<Vec<std::sync::Arc<ur_rules::Rules>>> {
+    if text.trim() == "none" {
+        return Ok(Vec::new());
+    }
+    text.split(',').map(str::trim).filter(|t| !t.is_empty()).map(solve_item).collect()
+}
+
+fn solve_item(item: &str) -> Result<std::sync::Arc<ur_rules::Rules>> {
+    let mut parts = item.split(':');
+    let id = parts.next().unwrap_or_default();
+    let mut options = ur_rules::Options::new();
+    for kv in parts {
+        let Some((k, v)) = kv.split_once('=') else {
+            return Err(anyhow!("--solve {item}: options are KEY=VALUE after the id, as finkel:pieces=3"));
+        };
+        options.insert(k.to_string(), ur_rules::OptionValue::parse(v));
+    }
+    let rules = ur_rules::Rules::builtin_with(id, &options)
+        .map_err(|e| anyhow!("--solve {item}: {e} (give built-in rule-set ids, see `ur rules`, or none)"))?;
+    Ok(std::sync::Arc::new(rules))
 }
 
 impl ServeCmd {
@@ -139,6 +168,7 @@ impl ServeCmd {
         config.expire_solo = Duration::from_secs(self.expire_solo_secs);
         config.max_rules_bytes_per_day = usize::try_from(self.max_rules_bytes_per_day).unwrap_or(usize::MAX);
         config.quiet = self.quiet;
+        config.solve = solve_list(&self.solve)?;
         ur_web::serve(config).map_err(|e| anyhow!("ur serve: {e}"))
     }
 }

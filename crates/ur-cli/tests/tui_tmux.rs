@@ -35,9 +35,15 @@ impl Pane {
 
     /// As [`Pane::start`], with `after` run in the pane once `ur` exits.
     fn start_then(name: &str, args: &[&str], after: &str) -> Pane {
+        Pane::start_with(name, "", args, after)
+    }
+
+    /// As [`Pane::start_then`], with `before` (`cd DIR;`, `VAR=VALUE` for `env`) put first.
+    fn start_with(name: &str, before: &str, args: &[&str], after: &str) -> Pane {
         let socket = format!("ur-tui-test-{}-{name}", std::process::id());
         let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
-        let command = format!("env -u NO_COLOR UR_TUI_TEST_PANIC=1 '{BIN}' play {}; echo \"EXITED $?\"; {after}", quoted.join(" "));
+        let command =
+            format!("{before} env -u NO_COLOR UR_TUI_TEST_PANIC=1 '{BIN}' play {}; echo \"EXITED $?\"; {after}", quoted.join(" "));
         let ok = Command::new("tmux")
             .args(["-L", &socket, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "32", "-s", "t", "sh", "-c", &command])
             .status()
@@ -253,7 +259,7 @@ fn a_game_from_a_position_string_opens_there_and_plays_to_the_end() {
     // Light: one piece off, three on the board, three in reserve; Dark: two on the board.
     let pane = Pane::start("from", &["--rules", "finkel", "--seed", "3", "--no-animation", "--from", "l:469.1,2d"]);
     let first = pane.wait("the first screen", at_roll);
-    assert!(first.contains("reserve ●●● 3  off 1") && first.contains("reserve ○○○○○ 5  off 0"), "{first}");
+    assert!(first.contains("reserve ○○○ 3  off 1") && first.contains("reserve ●●●●● 5  off 0"), "{first}");
     assert!(first.contains("Light: your turn") && step(&first) == Some(0), "{first}");
     let (_, end) = play_to_end(&pane, "win chance");
     assert!(end.contains("wins"), "no winner at the end:\n{end}");
@@ -380,7 +386,8 @@ fn a_hint_from_a_solved_table_says_so() {
     pane.wait("a decision", |s| settled(s, before) && at_decision(s));
     pane.keys(&["h"]);
     let h = pane.wait("a hint", |s| s.contains(" Hint "));
-    assert!(h.contains("the solved table: exact") && h.contains(" %"), "{h}");
+    // The hint sits beside the board, in a narrower box: its words wrap.
+    assert!(h.contains("the solved") && h.contains("table: exact") && h.contains(" %"), "{h}");
 }
 
 /// The terminal's line discipline after `ur` exits: `STTY icanon` and
@@ -436,4 +443,186 @@ fn the_game_is_saved_as_it_goes_and_kept_on_sigterm_and_sighup() {
         let s = pane.wait("a step", |s| settled(s, before));
         assert_eq!(saved_steps(&path), step(&s).unwrap(), "{name}: saved to the resumed file");
     }
+}
+
+/// The screen's lines.
+fn lines(screen: &str) -> Vec<&str> {
+    screen.lines().collect()
+}
+
+/// The row of the first line containing `text`.
+fn line_of(screen: &str, text: &str) -> usize {
+    lines(screen).iter().position(|l| l.contains(text)).unwrap_or_else(|| panic!("no line has '{text}':\n{screen}"))
+}
+
+/// The rows at which the board's row labels stand at the left edge (`3│`), in the order given.
+fn row_label_rows(screen: &str, labels: &[&str]) -> Vec<usize> {
+    labels
+        .iter()
+        .map(|l| lines(screen).iter().position(|x| x.starts_with(&format!("{l}│"))).unwrap_or_else(|| panic!("no row {l}:\n{screen}")))
+        .collect()
+}
+
+#[test]
+fn the_board_has_coordinates_and_turns_round_for_dark() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    // As light: dark's line above the board, a to h left to right along the bottom edge, rows 3 to 1 downwards.
+    let pane = Pane::start("coords-light", &["--rules", "finkel", "--seed", "3", "--no-animation"]);
+    let s = pane.wait("the first screen", at_roll);
+    let edge = lines(&s)[line_of(&s, "──a──")];
+    assert!(edge.find("──a──") < edge.find("──h──"), "{s}");
+    let rows = row_label_rows(&s, &["3", "2", "1"]);
+    assert!(rows[0] < rows[1] && rows[1] < rows[2], "{s}");
+    assert!(line_of(&s, "Dark (") < rows[0] && line_of(&s, "Light (you)") > rows[2], "{s}");
+    // As dark: the board turned round, dark's side nearest.
+    let pane = Pane::start("coords-dark", &["--rules", "finkel", "--seed", "3", "--no-animation", "--as", "dark"]);
+    let s = pane.wait("the first screen", |s| at_roll(s) || at_decision(s));
+    let edge = lines(&s)[line_of(&s, "──a──")];
+    assert!(edge.find("──h──") < edge.find("──a──"), "{s}");
+    let rows = row_label_rows(&s, &["1", "2", "3"]);
+    assert!(rows[0] < rows[1] && rows[1] < rows[2], "{s}");
+    assert!(line_of(&s, "Light (") < rows[0] && line_of(&s, "Dark (you)") > rows[2], "{s}");
+    // f turns it back.
+    pane.keys(&["f"]);
+    let s = pane.wait("the board turned back", |s| s.lines().any(|l| l.starts_with("3│")) && line_of(s, "Dark (you)") < 5);
+    let rows = row_label_rows(&s, &["3", "2", "1"]);
+    assert!(rows[0] < rows[1] && rows[1] < rows[2], "{s}");
+}
+
+#[test]
+fn the_save_new_game_and_copy_keys() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let before = format!("cd '{}';", dir.path().display());
+    let pane = Pane::start_with("keys2", &before, &["--rules", "finkel", "--seed", "3", "--no-animation", "--first", "rolloff"], "sleep 600");
+    let s = pane.wait("the first screen", |s| at_roll(s) || at_decision(s));
+    // The roll-off is in the log.
+    assert!(s.contains("Roll-off:"), "{s}");
+    // The copy key: the position string in the status line and in the terminal's clipboard (tmux keeps it as a buffer).
+    assert!(Command::new("tmux").args(["-L", &pane.socket, "set", "-g", "set-clipboard", "on"]).status().unwrap().success());
+    pane.keys(&["c"]);
+    let s = pane.wait("the position string", |s| s.contains("Position: "));
+    let shown = s[s.find("Position: ").unwrap() + "Position: ".len()..].split_whitespace().next().unwrap().to_string();
+    assert!(shown.starts_with("l:") || shown.starts_with("d:"), "{s}");
+    let buffer = || {
+        let out = Command::new("tmux").args(["-L", &pane.socket, "show-buffer"]).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let start = Instant::now();
+    while buffer() != shown && start.elapsed() < PATIENCE {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(buffer(), shown, "the clipboard has the position string");
+    // Play a few steps, then save: a new file in the current folder, replayable.
+    for _ in 0..3 {
+        let s = pane.screen();
+        let before = step(&s);
+        pane.keys(&[if at_roll(&s) { "Space" } else { "Enter" }]);
+        pane.wait("a step", |s| settled(s, before));
+    }
+    pane.keys(&["s"]);
+    let s = pane.wait("saved", |s| s.contains("Saved to"));
+    let saved = dir.path().join("ur-finkel-1.json");
+    assert!(s.contains("ur-finkel-1.json") && saved.is_file(), "{s}");
+    let steps = saved_steps(&saved);
+    assert!(steps >= 1, "{steps}");
+    // The new-game key asks first, then starts over; the saved game stays as it was.
+    pane.keys(&["n"]);
+    pane.wait("the question", |s| s.contains(" New game? "));
+    pane.keys(&["y"]);
+    // (The bot may have made the new game's first steps already.)
+    let s = pane.wait("a new game", |s| s.contains("(a new game)") && s.contains("the last one stays in"));
+    assert!(s.contains("the last one stays in ur-finkel-1.json"), "{s}");
+    assert_eq!(saved_steps(&saved), steps);
+}
+
+#[test]
+fn the_hint_sits_beside_the_board_and_the_log_keeps_whole_lines() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    let pane = Pane::start("hint-side", &["--rules", "finkel", "--seed", "5", "--no-animation"]);
+    let mut s = pane.wait("the first screen", |s| at_roll(s) || at_decision(s));
+    for _ in 0..200 {
+        if at_decision(&s) {
+            break;
+        }
+        let before = step(&s);
+        pane.keys(&["Space"]);
+        s = pane.wait("a step", |s| settled(s, before));
+    }
+    pane.keys(&["h"]);
+    let s = pane.wait("the hint", |s| s.contains(" Hint "));
+    let top = lines(&s)[line_of(&s, " Hint ")];
+    let edge = lines(&s)[line_of(&s, "──h──")];
+    let board_right = edge[..edge.find("──h──").unwrap()].chars().count() + 5;
+    assert!(top[..top.find("┌ Hint").unwrap()].chars().count() >= board_right, "the hint is beside the board:\n{s}");
+    // The board is still all there.
+    assert!(s.contains("──h──") && s.lines().any(|l| l.starts_with("1│")), "{s}");
+}
+
+#[test]
+fn a_tower_game_s_log_wraps_with_nothing_cut_and_its_key_names_the_sides() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    let pane = Pane::start("tower-log", &["--rules", "ravensburg-1977", "--seed", "2", "--no-animation"]);
+    let mut s = pane.wait("the first screen", |s| at_roll(s) || at_decision(s));
+    assert!(s.contains("promoted (Player A)") && s.contains("promoted (Player B)"), "{s}");
+    for _ in 0..60 {
+        let before = step(&s);
+        pane.keys(&[if at_roll(&s) { "Space" } else { "Enter" }]);
+        s = pane.wait("a step", |s| settled(s, before));
+        if at_end(&s) {
+            break;
+        }
+        let rows = log_rows(&s);
+        // A row that fills the box goes on in the next row (indented): no entry is cut at the frame.
+        for (i, (text, width)) in rows.iter().enumerate() {
+            if text.chars().count() == *width {
+                assert!(rows.get(i + 1).is_some_and(|(next, _)| next.starts_with("  ")), "row {i} is cut:\n{s}");
+            }
+        }
+        assert!(!rows.is_empty(), "{s}");
+    }
+}
+
+/// The move log's rows (trimmed at the right) with the box's inner width.
+fn log_rows(screen: &str) -> Vec<(String, usize)> {
+    let ls = lines(screen);
+    let top = line_of(screen, "┌ Moves");
+    let x = ls[top][..ls[top].find("┌ Moves").unwrap()].chars().count();
+    let mut out = Vec::new();
+    for l in &ls[top + 1..] {
+        let row: Vec<char> = l.chars().skip(x).collect();
+        if row.first() != Some(&'│') {
+            break;
+        }
+        let inner: String = row[1..row.len().saturating_sub(1)].iter().collect();
+        out.push((inner.trim_end().to_string(), row.len().saturating_sub(2)));
+    }
+    out
+}
+
+#[test]
+fn term_dumb_plays_in_lines_and_the_c_locale_draws_in_ascii() {
+    if !have_tmux() {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    let pane = Pane::start_with("dumb", "TERM=dumb", &["--rules", "finkel", "--seed", "3", "--no-animation"], "sleep 600");
+    let s = pane.wait("the line mode", |s| s.contains("Light") && !s.contains("? keys"));
+    assert!(!s.contains("? keys · step"), "no full screen under TERM=dumb:\n{s}");
+    let pane = Pane::start_with("c-locale", "LC_ALL=C", &["--rules", "finkel", "--seed", "3", "--no-animation"], "sleep 600");
+    let s = pane.wait("the first screen", at_roll);
+    assert!(s.contains("reserve xxxxxxx 7") && s.contains("reserve ooooooo 7"), "{s}");
+    assert!(!s.contains('│') && !s.contains('○'), "ASCII only under LC_ALL=C:\n{s}");
 }

@@ -189,6 +189,14 @@ impl Session {
         self.oracle.as_ref().map(|o| o.as_ref().map_err(String::as_str))
     }
 
+    /// Looks for a table again when the game has none (one may have been
+    /// solved since it began); a table found once is kept.
+    pub fn find_table(&mut self, tables: &dyn Tables) {
+        if self.oracle.is_none() {
+            self.oracle = report::race_rules(&self.game).and_then(|r| tables.oracle(r));
+        }
+    }
+
     /// Rolls by raw outcome.
     ///
     /// # Errors
@@ -438,6 +446,30 @@ impl Session {
     /// The family of the game.
     pub fn family(&self) -> Family {
         self.game.family()
+    }
+
+    /// Starts the game again from its start (the same rules, position and
+    /// first player), its table kept, the dice seeded with `seed`.
+    ///
+    /// # Errors
+    /// The record cannot be replayed from its start (it always can).
+    pub fn restart(&mut self, seed: u64) -> Result<(), SessionError> {
+        let start = match self.record() {
+            SavedGame::Race(mut r) => {
+                r.actions.clear();
+                r.winner = None;
+                SavedGame::Race(r)
+            }
+            SavedGame::Family(mut r) => {
+                r.steps.clear();
+                (r.over, r.winner) = (false, None);
+                SavedGame::Family(r)
+            }
+        };
+        let fresh = Session::resume(&start, &NoTables)?;
+        let oracle = self.oracle.take();
+        *self = Session { oracle, dice: SeededDice::new(seed), ..fresh };
+        Ok(())
     }
 
     /// Takes the game back to `side`'s last decision before now: the game as

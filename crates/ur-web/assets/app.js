@@ -17,6 +17,7 @@ import * as play from './play.js';
 import { showLobbyScreen, closeLobby } from './lobby.js';
 import { accountMenu } from './account.js';
 import { showPlayer, showLeaderboard } from './player.js';
+import { solvingLine } from './solving.js';
 
 const MAX_RULES_FILE = 64 * 1024;
 const SIDES = ['light', 'dark'];
@@ -246,6 +247,7 @@ async function showLobby(routeId, preset) {
     perfect.hidden = !race;
     perfect.disabled = !race;
     if (!race && levelSelect.value === 'perfect') { levelSelect.value = '5'; state.bot = '5'; }
+    solving.update(state.rules, !!state.file);
     rulesLink.href = '#/rules/' + encodeURIComponent(state.file ? state.file.id : state.rules);
     rulesLink.textContent = state.file ? t('lobby.custom.rulesLink', { rules: state.file.rules }) : t('lobby.rulesLink');
     fill(optionsBox);
@@ -292,6 +294,7 @@ async function showLobby(routeId, preset) {
       n === '1' ? t('lobby.level.1') : n === '5' ? t('lobby.level.5') : t('lobby.level.n', { n }))),
     h('option', { value: 'perfect', selected: state.bot === 'perfect' }, t('lobby.level.perfect')));
   const levelField = h('label', { class: 'field' }, h('span', {}, t('lobby.level')), levelSelect);
+  const solving = solvingLine(levelSelect, (id) => (rules.find((x) => x.id === id) || { name: id }).name);
 
   const seatSelect = h('select', { id: 'seat', name: 'seat', onchange: (e) => { state.seat = e.target.value; save(); } },
     ['light', 'dark', 'random'].map((s) => h('option', { value: s, selected: state.seat === s }, t('lobby.seat.' + s))));
@@ -394,7 +397,7 @@ async function showLobby(routeId, preset) {
       h('label', { class: 'file' }, h('span', { class: 'sr-only' }, t('lobby.custom')), fileInput),
       fileInfo, fileError, clearFile),
     startPos.el),
-  h('section', { class: 'card' }, modeField, h('div', { class: 'row' }, levelField, seatField, clockField)),
+  h('section', { class: 'card' }, modeField, h('div', { class: 'row' }, levelField, seatField, clockField), solving.el),
   errorEl,
   start);
 

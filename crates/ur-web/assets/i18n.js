@@ -569,6 +569,15 @@ const STRINGS = {
     'teach.guard-d6.capture': 'Landing on an enemy stack makes its pawns prisoners, always carried along.\nThe square before the exit is a refuge.',
     'teach.guard-d6.off': 'At the exit (the cross) prisoners are removed and the pawn becomes a guard.',
     'teach.guard-d6.win': 'You win by taking every enemy pawn prisoner. Long stalemates and repetitions are draws.',
+    // Background solving (new-game screen status line, Perfect bot)
+    'solving.heading': 'Exact analysis:',
+    'solving.queued': '{name} queued',
+    'solving.solving': '{name} being solved, {pct} %',
+    'solving.ready': '{name} ready',
+    'solving.skipped': '{name} skipped ({reason})',
+    'solving.perfect.solving': 'its table is being solved: {pct} %',
+    'solving.perfect.queued': 'its table is queued to be solved',
+    'solving.perfect.none': 'no table',
   },
 
   fr: {
@@ -1205,6 +1214,15 @@ const STRINGS = {
     'name.ravensburg-1977': 'UR de Ravensburger 1977 (tours)',
     'name.vizier-4-pyramids': 'UR avec vizirs et quatre pyramides',
     'name.guard-d6': 'Le Royal d\'Ur (gardes, d6)',
+    // Background solving (new-game screen status line, Perfect bot)
+    'solving.heading': 'Analyse exacte :',
+    'solving.queued': '{name} en attente',
+    'solving.solving': '{name} en cours de résolution, {pct} %',
+    'solving.ready': '{name} prête',
+    'solving.skipped': '{name} non résolue ({reason})',
+    'solving.perfect.solving': 'sa table est en cours de résolution : {pct} %',
+    'solving.perfect.queued': 'sa table attend d\'être résolue',
+    'solving.perfect.none': 'pas de table',
   },
 };
 

@@ -43,6 +43,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/review", post(crate::review_api::upload_review).layer(DefaultBodyLimit::max(2 * crate::review_api::MAX_RECORD)))
         .route("/ws/{id}", get(crate::ws::upgrade))
         .merge(crate::lobby::routes())
+        .route("/api/solving", get(solving_status))
         .fallback(|| async { refuse(StatusCode::NOT_FOUND, "not_found", "no such address: the API is under /api/ (docs/serve.md)") })
         .layer(DefaultBodyLimit::max(body_limit))
         .layer(axum::middleware::from_fn_with_state(Arc::new(hub.cfg.allow_origins.clone()), screen))
@@ -520,6 +521,11 @@ pub fn game_row(meta: &Meta) -> GameRow {
         start: meta.start.clone(),
         clock: meta.clock.map(crate::clock::ClockSpec::to_text),
     }
+}
+
+/// `GET /api/solving`: where the background solving of each rule set stands.
+async fn solving_status(State(hub): State<Arc<Hub>>) -> Json<Value> {
+    Json(hub.solving.json(hub.cfg.tables.as_deref()))
 }
 
 /// `"3"`, `3`, `"level3"` or `"perfect"` as a bot name.

@@ -33,6 +33,8 @@ pub struct Hub {
     pub(crate) bot_gate: tokio::sync::Semaphore,
     /// The lobby's live updates and the accounts' failed sign-ins.
     pub lobby: crate::lobby::Lobby,
+    /// The tables being solved in the background.
+    pub solving: Arc<crate::solving::Solving>,
 }
 
 /// A game replayed from its stored steps.
@@ -102,6 +104,7 @@ pub(crate) fn stored_status(replayed: String, row: &GameRow) -> String {
 impl Hub {
     pub fn new(cfg: Config, store: Store) -> Hub {
         let tables = CachedTables::new(cfg.tables.clone());
+        let solving = Arc::new(crate::solving::Solving::new(&cfg.solve, cfg.tables.as_deref()));
         let cfg_bot_threads = cfg.bot_threads.max(1);
         Hub {
             cfg,
@@ -114,6 +117,7 @@ impl Hub {
             rule_bytes: StdMutex::new(HashMap::new()),
             bot_gate: tokio::sync::Semaphore::new(cfg_bot_threads),
             lobby: crate::lobby::Lobby::default(),
+            solving,
         }
     }
 

@@ -18,6 +18,7 @@ pub mod review_api;
 pub mod review_page;
 pub mod rules_check;
 pub mod sql;
+pub mod solving;
 pub mod store;
 pub mod track;
 pub mod ws;
@@ -115,6 +116,9 @@ pub struct Config {
     pub quiet: bool,
     /// The page is served over HTTPS: session cookies are `Secure`.
     pub https: bool,
+    /// The rule sets whose missing tables are solved in the background into
+    /// [`Config::tables`] ([`solving`]); empty: none.
+    pub solve: Vec<Arc<ur_rules::Rules>>,
 }
 
 impl Config {
@@ -146,6 +150,7 @@ impl Config {
             max_rules_bytes_per_day: DEFAULT_MAX_RULES_BYTES_PER_DAY,
             quiet: false,
             https: false,
+            solve: Vec::new(),
         }
     }
 }
@@ -258,6 +263,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     hub.resume_all().await.map_err(|e| ServeError::Db(format!("cannot read the games in progress: {e}")))?;
     tokio::spawn(expire_idle_games(Arc::downgrade(&hub)));
     tokio::spawn(lobby::sweep(Arc::downgrade(&hub)));
+    solving::start(hub.solving.clone(), hub.cfg.tables.clone(), hub.cfg.quiet);
     Ok(Server { listener, hub, gate: conn::Gate::new(limits), notifications })
 }
 

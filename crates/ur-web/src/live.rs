@@ -650,14 +650,14 @@ impl LiveGame {
     }
 
     /// The hint for the player's decision now (bot games only).
-    pub async fn hint(&self, actor: Actor, seq: u64) -> Result<String, Refusal> {
+    pub async fn hint(&self, hub: &Hub, actor: Actor, seq: u64) -> Result<String, Refusal> {
         if self.meta.mode != "bot" {
             return Err(Refusal::new("no_hint", "hints are for games against a bot"));
         }
         if actor == Actor::Watcher {
             return Err(Refusal::new("watcher", "you are watching this game: only its player asks for hints"));
         }
-        let st = self.state.lock().await;
+        let mut st = self.state.lock().await;
         if seq != st.seq {
             return Err(Refusal::new("stale", format!("that was for view {seq}; the game is at view {}", st.seq)));
         }
@@ -665,6 +665,8 @@ impl LiveGame {
             Turn::Decide(s) if !self.meta.bots[s.index()] => {}
             _ => return Err(Refusal::new("no_hint", "a hint is for your decision after a throw")),
         }
+        // A table solved since the game began (in the background, say) serves from now on.
+        st.session.find_table(&hub.tables);
         let table = matches!(st.session.table(), Some(Ok(_)));
         let result = blocking(|| if table { st.session.hint(None, None) } else { st.session.hint(None, Some(DEFAULT_DEPTH)) });
         let (hint, _judge) = result.map_err(|e| Refusal::new("no_hint", e.to_string()))?;

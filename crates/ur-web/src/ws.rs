@@ -361,7 +361,7 @@ pub async fn handle(hub: &Arc<Hub>, game: &Arc<crate::live::LiveGame>, actor: Ac
         },
         Some("hint") => {
             let Some(seq) = seq else { return bad("hint needs seq, the number of the view it answers") };
-            return Some(match game.hint(actor, seq).await {
+            return Some(match game.hint(hub, actor, seq).await {
                 Ok(t) => t,
                 Err(r) => r.json(),
             });

@@ -146,9 +146,15 @@ impl PlayCmd {
         let save_to = self.save_target()?;
         let seed = self.seed.unwrap_or_else(clock_seed);
         let tables = self.tables()?;
-        let (mut session, stored_seats) = match &self.resume {
-            Some(path) => resume(path, &tables)?,
-            None => (self.new_session(seed, &tables)?, None),
+        let (mut session, stored_seats, rolloff) = match &self.resume {
+            Some(path) => {
+                let (session, seats) = resume(path, &tables)?;
+                (session, seats, None)
+            }
+            None => {
+                let (session, rolloff) = self.new_session(seed, &tables)?;
+                (session, None, rolloff)
+            }
         };
         let seats = self.seats(stored_seats)?;
         let saving = save_to.map(|path| Saving { path, seats: seats.clone(), writing: Arc::default() });
@@ -161,14 +167,22 @@ impl PlayCmd {
         }
         let players = [self.player(Side::Light, seed, &session, &seats)?, self.player(Side::Dark, seed, &session, &seats)?];
         let humans: Vec<Side> = Side::BOTH.into_iter().filter(|s| matches!(players[s.index()], Player::Human)).collect();
-        let full_screen =
-            !self.plain && !self.quiet && !humans.is_empty() && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+        let full_screen = !self.plain
+            && !self.quiet
+            && !humans.is_empty()
+            && std::io::stdin().is_terminal()
+            && std::io::stdout().is_terminal()
+            && !dumb_terminal();
+        if let (Some(line), false, false) = (&rolloff, full_screen, self.quiet) {
+            outln!("{line}")?;
+        }
         if let Some(saving) = &saving {
             saving.write(&session)?;
         }
         if full_screen {
             let judge = session.judge(None).or_else(|_| session.judge(Some(DEFAULT_DEPTH))).ok();
-            let look = tui::Look::new(self.no_animation, self.ascii, saving.clone());
+            let mut look = tui::Look::new(self.no_animation, self.ascii || ascii_only_locale(), saving.clone(), seats.clone());
+            look.intro.extend(rolloff.clone());
             let out = tui::run(session, players, judge, look)?;
             if let Some(saving) = &saving {
                 saving.write(&out.session)?;
@@ -265,8 +279,8 @@ impl PlayCmd {
         }
     }
 
-    /// A new game, after a roll-off for who starts when asked.
-    fn new_session(&self, seed: u64, tables: &TableSource) -> Result<Session> {
+    /// A new game, after a roll-off for who starts when asked (with its line).
+    fn new_session(&self, seed: u64, tables: &TableSource) -> Result<(Session, Option<String>)> {
         let rules = match self.rules.rules_file {
             Some(_) => RulesSource::File(self.rules.load()?.file_text.unwrap_or_default()),
             None => RulesSource::Builtin(self.rules.rules.clone()),
@@ -280,20 +294,18 @@ impl PlayCmd {
         let mut session = Session::new(&new, tables).map_err(|e| anyhow!("{e}"))?;
         if let Some(text) = &self.from {
             session.set_text(text).map_err(|e| anyhow!("--from: {e}"))?;
-            return Ok(session);
+            return Ok((session, None));
         }
         if self.first != "rolloff" {
-            return Ok(session);
+            return Ok((session, None));
         }
         let (starter, [a, b]) = ur_session::roll_off(session.game(), seed).ok_or_else(|| {
             anyhow!("--first rolloff is for race rule sets; give --first light or --first dark for '{}'", session.game().rule_id())
         })?;
-        if !self.quiet {
-            let name = |s| narrate::side_name(session.game(), s);
-            outln!("Roll-off: {} throws {a}, {} throws {b}; {} starts.", name(Side::Light), name(Side::Dark), name(starter))?;
-        }
+        let name = |s| narrate::side_name(session.game(), s);
+        let line = format!("Roll-off: {} throws {a}, {} throws {b}; {} starts.", name(Side::Light), name(Side::Dark), name(starter));
         new.first = starter;
-        Session::new(&new, tables).map_err(|e| anyhow!("{e}"))
+        Ok((Session::new(&new, tables).map_err(|e| anyhow!("{e}"))?, Some(line)))
     }
 
     fn player(&self, side: Side, seed: u64, session: &Session, seats: &Seats) -> Result<Player> {
@@ -572,4 +584,18 @@ fn numbered(game: &AnyGame, actions: &[AnyAction], lang: narrate::Lang) -> Strin
         out += &format!("  {}) {}\n", i + 1, narrate::label_in(game, a, lang));
     }
     out
+}
+
+/// A terminal that cannot draw the full-screen game (`TERM=dumb`, or none
+/// named): the line mode is used instead.
+fn dumb_terminal() -> bool {
+    std::env::var("TERM").map_or(true, |t| t.is_empty() || t == "dumb")
+}
+
+/// A locale without UTF-8 (`LC_ALL=C`, `POSIX`): the full-screen game draws in ASCII.
+fn ascii_only_locale() -> bool {
+    let set = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let Some(locale) = set("LC_ALL").or_else(|| set("LC_CTYPE")).or_else(|| set("LANG")) else { return false };
+    let l = locale.to_ascii_lowercase();
+    !(l.contains("utf-8") || l.contains("utf8"))
 }

@@ -63,17 +63,18 @@ impl Glyphs {
         Some(if self.ascii { a } else { u })
     }
 
-    /// A piece of `side` (`light` or `dark`) with `face`: filled shapes for
-    /// light, hollow ones for dark, so the sides differ by shape as well as colour.
+    /// A piece of `side` (`light` or `dark`) with `face`: hollow shapes for
+    /// light, filled ones for dark, as the page and its review draw them (white
+    /// discs with an outline, black discs), so the sides differ by shape as well as colour.
     pub fn piece(self, side: &str, face: Option<&str>) -> char {
         let light = side == "light";
         let (u, a) = match (face, light) {
-            (Some("dotted"), true) => ('◉', 'X'),
-            (Some("dotted"), false) => ('◌', 'Q'),
-            (Some("promoted"), true) => ('◆', 'V'),
-            (Some("promoted"), false) => ('◇', 'W'),
-            (_, true) => ('●', 'x'),
-            (_, false) => ('○', 'o'),
+            (Some("dotted"), true) => ('◌', 'X'),
+            (Some("dotted"), false) => ('◉', 'Q'),
+            (Some("promoted"), true) => ('◇', 'V'),
+            (Some("promoted"), false) => ('◆', 'W'),
+            (_, true) => ('○', 'x'),
+            (_, false) => ('●', 'o'),
         };
         if self.ascii {
             a
@@ -446,12 +447,12 @@ pub fn legend(view: &GameView, glyphs: Glyphs) -> Vec<(char, String)> {
     let faces: Vec<&str> = view.position.pieces.iter().flat_map(|p| p.face.as_deref()).collect();
     let any_face = |f: &str| faces.contains(&f) || view.rules.family == "tower" && f == "promoted";
     if any_face("dotted") {
-        out.push((glyphs.piece("light", Some("dotted")), "dotted marker (light)".into()));
-        out.push((glyphs.piece("dark", Some("dotted")), "dotted marker (dark)".into()));
+        out.push((glyphs.piece("light", Some("dotted")), format!("dotted marker ({})", view.sides[0].name)));
+        out.push((glyphs.piece("dark", Some("dotted")), format!("dotted marker ({})", view.sides[1].name)));
     }
     if any_face("promoted") {
-        out.push((glyphs.piece("light", Some("promoted")), "promoted (light)".into()));
-        out.push((glyphs.piece("dark", Some("promoted")), "promoted (dark)".into()));
+        out.push((glyphs.piece("light", Some("promoted")), format!("promoted ({})", view.sides[0].name)));
+        out.push((glyphs.piece("dark", Some("promoted")), format!("promoted ({})", view.sides[1].name)));
         out.push((if glyphs.ascii { 'h' } else { '↑' }, "height, top at right".into()));
     }
     if faces.contains(&"twins") {
@@ -588,15 +589,15 @@ pub(crate) mod tests {
     fn pieces_read_by_shape_count_face_twins_and_stack() {
         let g = Glyphs::UNICODE;
         let shared = [piece("light", 2, None, &[], &[]), piece("dark", 1, None, &[], &[])];
-        assert_eq!(text(&piece_line(&shared.iter().collect::<Vec<_>>(), g, 5)), " ●2○ ");
+        assert_eq!(text(&piece_line(&shared.iter().collect::<Vec<_>>(), g, 5)), " ○2● ");
         let bens = [piece("light", 1, Some("dotted"), &[], &[]), piece("dark", 1, Some("blank"), &[], &[])];
-        assert_eq!(text(&piece_cells(&bens.iter().collect::<Vec<_>>(), g, 5)), "◉○");
+        assert_eq!(text(&piece_cells(&bens.iter().collect::<Vec<_>>(), g, 5)), "◌●");
         let twins = [piece("dark", 2, Some("twins"), &[], &[])];
-        assert_eq!(text(&piece_cells(&twins.iter().collect::<Vec<_>>(), g, 5)), "(○○)");
+        assert_eq!(text(&piece_cells(&twins.iter().collect::<Vec<_>>(), g, 5)), "(●●)");
         let tower = [piece("light", 2, Some("promoted"), &["light", "dark", "light"], &["plain", "plain", "promoted"])];
-        assert_eq!(text(&piece_cells(&tower.iter().collect::<Vec<_>>(), g, 5)), "●○◆");
+        assert_eq!(text(&piece_cells(&tower.iter().collect::<Vec<_>>(), g, 5)), "○●◇");
         let tall = [piece("dark", 4, Some("plain"), &["dark"; 7], &["plain"; 7])];
-        assert_eq!(text(&piece_cells(&tall.iter().collect::<Vec<_>>(), g, 5)), "…○○○○");
+        assert_eq!(text(&piece_cells(&tall.iter().collect::<Vec<_>>(), g, 5)), "…●●●●");
         let bird = [piece("dark", 1, Some("Swallow"), &[], &[])];
         assert_eq!(text(&piece_cells(&bird.iter().collect::<Vec<_>>(), Glyphs::ASCII, 5)), "oSw");
     }

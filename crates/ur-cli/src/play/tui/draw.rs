@@ -63,13 +63,16 @@ impl App {
             f.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
             return;
         }
-        let view = &self.view;
+        let shown = if self.turned { super::edge::turned(&self.view) } else { self.view.clone() };
+        let view = &shown;
         let glyphs = self.look.glyphs;
         let color = self.look.color;
         let hl = self.view.actions.get(self.cursor).filter(|_| self.human_deciding()).map(highlight_of).unwrap_or_default();
         let left_width = area.width.saturating_sub(30).max(50);
         let inner = board::inner_for(view.board.cols, left_width);
-        let cells = board::layout(view, glyphs, inner, &hl);
+        let mut cells = board::layout(view, glyphs, inner, &hl);
+        let (col_labels, row_labels) = super::edge::labels(&self.view, self.turned);
+        label_columns(&mut cells, &col_labels);
         let bw = cells.width().max(50);
         // Title.
         let who = |s: Side| match &self.players[s.index()] {
@@ -97,8 +100,13 @@ impl App {
             };
             widgets::cells_line(&board::side_line(view, side, glyphs, &who, &hl, usize::from(bw)), color)
         };
-        f.render_widget(Paragraph::new(side_line(1)), Rect::new(area.x + 1, y, bw, 1));
+        let (top, bottom) = if self.turned { (0, 1) } else { (1, 0) };
+        f.render_widget(Paragraph::new(side_line(top)), Rect::new(area.x + 1, y, bw, 1));
         y += 1;
+        for (r, label) in row_labels.iter().enumerate() {
+            let at = Rect::new(area.x, y + 1 + r as u16 * (board::INNER_HEIGHT + 1), 1, 1);
+            f.render_widget(Paragraph::new(label.chars().take(1).collect::<String>()), at);
+        }
         let lines: Vec<Line> = cells.lines.iter().map(|l| widgets::cells_line(l, color)).collect();
         f.render_widget(Paragraph::new(lines), Rect::new(area.x + 1, y, cells.width(), cells.height()));
         // The last move's squares, tinted (underlined without colour).
@@ -111,7 +119,7 @@ impl App {
             f.buffer_mut().set_style(rect, tint);
         }
         y += cells.height();
-        f.render_widget(Paragraph::new(side_line(0)), Rect::new(area.x + 1, y, bw, 1));
+        f.render_widget(Paragraph::new(side_line(bottom)), Rect::new(area.x + 1, y, bw, 1));
         y += 1;
         // The dice.
         let dice: Vec<Line> = if let Some(faces) = &self.rolling {
@@ -134,6 +142,7 @@ impl App {
         let side_x = area.x + bw + 2;
         let side_rect = Rect::new(side_x, area.y + 1, area.width.saturating_sub(bw + 2), area.height.saturating_sub(2));
         self.draw_side(f, side_rect);
+        self.draw_hint(f, side_rect);
         // The status line.
         let status = Line::from(vec![
             Span::styled(
@@ -231,8 +240,22 @@ impl App {
         f.render_widget(Paragraph::new(lines[start..].join("\n")).block(self.block(" Moves ")), log_rect);
     }
 
+    /// The hint in the place of the key and the move log, so the board stays in view.
+    fn draw_hint(&self, f: &mut Frame, side: Rect) {
+        let Overlay::Hint(text) = &self.overlay else { return };
+        let text = format!("{text}\nAny key closes this.");
+        let inner_w = usize::from(side.width.saturating_sub(2)).max(10);
+        let wrapped: usize = text.lines().map(|l| textwrap::wrap(l, inner_w).len().max(1)).sum();
+        let rect = Rect::new(side.x, side.y, side.width, (wrapped as u16 + 2).min(side.height));
+        f.render_widget(Clear, rect);
+        f.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }).block(self.block(" Hint ")), rect);
+    }
+
     /// Whose turn and what to do, in at most about `room` characters.
     fn status(&self, room: usize) -> String {
+        if let Some(flash) = &self.flash {
+            return flash.clone();
+        }
         if let Some(lines) = &self.ended {
             return format!("{} Press q to leave.", lines.iter().take(2).cloned().collect::<Vec<_>>().join(" "));
         }
@@ -266,7 +289,8 @@ impl App {
             },
             Overlay::Keys => (" Keys ", keys_text(), 0),
             Overlay::Rules { scroll } => (" Rules ", self.rules_text(), *scroll),
-            Overlay::Hint(text) => (" Hint ", format!("{text}\nAny key closes this."), 0),
+            // The hint sits beside the board ([`App::draw_hint`]).
+            Overlay::Hint(_) => return,
             Overlay::Path(text) => (" Paths ", format!("{text}\nAny key closes this."), 0),
             Overlay::ConfirmQuit => {
                 let saved = match &self.look.save {
@@ -276,6 +300,9 @@ impl App {
                     None => "The game is not saved (play with --save FILE to keep it).".into(),
                 };
                 (" Leave? ", format!("Leave this unfinished game? y: leave, any other key: go on playing.\n{saved}"), 0)
+            }
+            Overlay::ConfirmNew => {
+                (" New game? ", "Start a new game with the same rules and players? y: a new game, any other key: go on.".into(), 0)
             }
         };
         let w = area.width.saturating_sub(8).min(76);
@@ -292,6 +319,20 @@ impl App {
         let rect = Rect::new(area.x + (area.width - w) / 2, top, w, h);
         f.render_widget(Clear, rect);
         f.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }).scroll((scroll, 0)).block(self.block(title)), rect);
+    }
+}
+
+/// Writes each column's label into the board's bottom edge, under the column's middle.
+fn label_columns(cells: &mut board::BoardCells, labels: &[String]) {
+    let w = usize::from(cells.inner);
+    let Some(last) = cells.lines.last_mut() else { return };
+    for (c, label) in labels.iter().enumerate() {
+        let x = c * (w + 1) + 1 + w / 2;
+        for (k, ch) in label.chars().enumerate() {
+            if let Some(cell) = last.get_mut(x + k) {
+                *cell = board::Cell { ch, tone: board::Tone::Plain };
+            }
+        }
     }
 }
 

@@ -26,7 +26,15 @@ impl App {
             panic!("a crash asked for by UR_TUI_TEST_PANIC");
         }
         self.note = None;
+        self.flash = None;
         match &mut self.overlay {
+            Overlay::ConfirmNew => {
+                self.overlay = Overlay::None;
+                if matches!(key.code, KeyCode::Char('y' | 'Y' | 'n')) {
+                    self.new_game()?;
+                }
+                return Ok(());
+            }
             Overlay::ConfirmQuit => {
                 match key.code {
                     KeyCode::Char('y' | 'Y' | 'q') => self.quit = true,
@@ -67,6 +75,11 @@ impl App {
             KeyCode::Char('h') => self.overlay = Overlay::Hint(self.hint()),
             KeyCode::Char('u') => self.take_back(),
             KeyCode::Char('p') => self.overlay = Overlay::Path(self.paths_text()),
+            KeyCode::Char('s') => self.save_now(),
+            KeyCode::Char('n') if self.ended.is_some() => self.new_game()?,
+            KeyCode::Char('n') => self.overlay = Overlay::ConfirmNew,
+            KeyCode::Char('c') => self.copy_position(),
+            KeyCode::Char('f') => self.turned = !self.turned,
             KeyCode::Tab | KeyCode::Right if human_turn && n > 0 => self.cursor = next_piece(&self.view.actions, self.cursor, true),
             KeyCode::BackTab | KeyCode::Left if human_turn && n > 0 => self.cursor = next_piece(&self.view.actions, self.cursor, false),
             KeyCode::Down if human_turn && n > 0 => self.cursor = next_move(&self.view.actions, self.cursor, true),
@@ -93,6 +106,51 @@ impl App {
             Turn::Roll(_) => "Roll first (Space): a hint judges the moves a throw allows.".into(),
             _ => "Hints are for your own decisions.".into(),
         }
+    }
+
+    /// Saves the game now: to its file, or to a new file in the current
+    /// folder, which then keeps it after every step.
+    fn save_now(&mut self) {
+        let saving = match &self.look.save {
+            Some(s) => s.clone(),
+            None => super::super::Saving {
+                path: free_name(self.game().rule_id()),
+                seats: self.look.seats.clone(),
+                writing: std::sync::Arc::default(),
+            },
+        };
+        match saving.write(&self.session) {
+            Ok(()) => {
+                self.note = Some(format!("Saved to {} (and after every step from now on).", saving.path.display()));
+                self.look.save = Some(saving);
+            }
+            Err(e) => self.note = Some(format!("Not saved: {e:#}")),
+        }
+    }
+
+    /// A new game of the same rules and players; a saved game stays in its file.
+    fn new_game(&mut self) -> Result<()> {
+        self.restarts += 1;
+        let seed = self.next_random() ^ self.restarts;
+        self.session.restart(seed).map_err(|e| anyhow::anyhow!("no new game: {e}"))?;
+        let kept = self.look.save.take();
+        self.log = vec!["(a new game)".into()];
+        (self.ended, self.summary, self.last_roll) = (None, None, None);
+        self.last_move.clear();
+        self.cursor = 0;
+        self.refresh();
+        self.note = Some(match kept {
+            Some(s) => format!("A new game: the last one stays in {}; s saves this one.", s.path.display()),
+            None => "A new game.".into(),
+        });
+        Ok(())
+    }
+
+    /// Sends the position string to the terminal's clipboard and shows it, to copy by hand.
+    fn copy_position(&mut self) {
+        let text = self.view.position_string.clone();
+        let sent = super::edge::copy_to_clipboard(&text).is_ok();
+        self.flash = Some(format!("Position: {text}{}", if sent { " (copied)" } else { "" }));
     }
 
     fn take_back(&mut self) {
@@ -172,6 +230,10 @@ pub(super) fn keys_text() -> String {
         "h            hint: each move with your win chance",
         "u            take back to your last decision (against a bot)",
         "p            each side's path",
+        "s            save the game (to --save, or a new file here)",
+        "n            a new game (asks first in an unfinished game)",
+        "c            copy the position string (shown in the status line)",
+        "f            turn the board round",
         "r, R         the rules in plain words (r when it is not your roll)",
         "?            these keys",
         "q            leave (asks first in an unfinished game)",
@@ -180,4 +242,13 @@ pub(super) fn keys_text() -> String {
         "Any key closes this.",
     ]
     .join("\n")
+}
+
+/// `ur-RULES-N.json` in the current folder, the first N not taken.
+fn free_name(rules: &str) -> std::path::PathBuf {
+    let safe: String = rules.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
+    (1..)
+        .map(|n| std::path::PathBuf::from(format!("ur-{safe}-{n}.json")))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| std::path::PathBuf::from("ur-game.json"))
 }

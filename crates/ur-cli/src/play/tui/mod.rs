@@ -12,6 +12,7 @@
 
 pub mod board;
 mod draw;
+mod edge;
 mod keys;
 mod run;
 pub mod widgets;
@@ -41,19 +42,25 @@ pub struct Look {
     pub color: bool,
     /// Where the game is saved after every step.
     pub save: Option<Saving>,
+    /// Who plays each side, written with a game saved by the save key.
+    pub seats: ur_session::records::Seats,
+    /// Lines the move log starts with (the roll-off).
+    pub intro: Vec<String>,
 }
 
 impl Look {
     /// `--no-animation` or `UR_NO_ANIMATION` turn the roll animation and the
     /// bots' pauses off; `--ascii` or `UR_ASCII` draw in ASCII; `NO_COLOR`
     /// leaves colours out (bold, reverse and underline still mark things).
-    pub fn new(no_animation: bool, ascii: bool, save: Option<Saving>) -> Look {
+    pub fn new(no_animation: bool, ascii: bool, save: Option<Saving>, seats: ur_session::records::Seats) -> Look {
         let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
         Look {
             animate: !(no_animation || set("UR_NO_ANIMATION")),
             glyphs: if ascii || set("UR_ASCII") { Glyphs::ASCII } else { Glyphs::UNICODE },
             color: !set("NO_COLOR"),
             save,
+            seats,
+            intro: Vec::new(),
         }
     }
 }
@@ -76,6 +83,7 @@ enum Overlay {
     Hint(String),
     Path(String),
     ConfirmQuit,
+    ConfirmNew,
 }
 
 /// The app: the game, who plays it, and what the screen shows.
@@ -106,6 +114,12 @@ pub struct App {
     interrupted: bool,
     thinking: bool,
     rng: u64,
+    /// The board turned half round: the top side's player sees their side nearest.
+    turned: bool,
+    /// A line for the status bar until the next key (the copied position string).
+    flash: Option<String>,
+    /// New games started with the new-game key.
+    restarts: u64,
 }
 
 impl App {
@@ -132,9 +146,14 @@ impl App {
             interrupted: false,
             thinking: false,
             rng: 0x9E37_79B9_7F4A_7C15,
+            turned: false,
+            flash: None,
+            restarts: 0,
         };
         app.dice_shape = app.guess_dice();
-        app.log = super::history(&app.session);
+        app.turned = app.humans() == [Side::Dark];
+        app.log = app.look.intro.clone();
+        app.log.extend(super::history(&app.session));
         app
     }
 
@@ -338,7 +357,8 @@ mod tests {
         s.seed_dice(7);
         let judge = s.judge(Some(1)).ok();
         let bots = || [0, 1].map(|i| Player::Bot(ur_bots::make_bot("random", i).unwrap()));
-        let look = Look { animate: false, glyphs: Glyphs::UNICODE, color: true, save: None };
+        let seats = ur_session::records::Seats { light: "random".into(), dark: "random".into() };
+        let look = Look { animate: false, glyphs: Glyphs::UNICODE, color: true, save: None, seats, intro: Vec::new() };
         let mut app = App::new(s, bots(), judge, look);
         let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
         for step in 0..steps + 20 {

@@ -99,7 +99,7 @@ mod tests {
         for (i, a) in styles.iter().enumerate() {
             assert!(a.fg.is_none() && a.bg.is_none());
             for b in &styles[i + 1..] {
-                // Light and the rosette are both bold: their shapes differ (● and ✿).
+                // Light and the rosette are both bold: their shapes differ (○ and ✿).
                 if a.add_modifier != b.add_modifier || (*a == tone_style(Tone::Light, false) && *b == tone_style(Tone::Rosette, false)) {
                     continue;
                 }
