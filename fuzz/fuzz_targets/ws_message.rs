@@ -168,7 +168,7 @@ async fn create(hub: &Arc<Hub>, game: &Game, session: Session) -> Arc<LiveGame> 
     let mode = if game.mode == "watch" { "online" } else { game.mode };
     let bot = (mode == "bot").then(|| "level1".to_string());
     let id = ur_web::live::secret();
-    let meta = Meta { id, new: clone_new(&game.new), mode: mode.into(), bots, bot, tokens, start: None, clock: None };
+    let meta = Meta { id, new: clone_new(&game.new), mode: mode.into(), bots, bot, tokens, start: None, clock: None, players: Default::default() };
     let row = game_row(&meta);
     hub.create(row, meta, session).await.unwrap_or_else(|e| panic!("the game cannot be stored: {e}"))
 }

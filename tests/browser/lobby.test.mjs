@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import fs from 'node:fs';
 import path from 'node:path';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, person, state, assertNoErrors, artefacts, repo } from './lib.mjs';
+import { serverAndBrowser, person, state, waitTurn, assertNoErrors, artefacts, repo } from './lib.mjs';
 
 let server;
 let browser;
@@ -85,4 +85,37 @@ test('a seek is accepted from the lobby list, and cancelled seeks leave it', { t
   assert.notEqual(a.you, b.you);
   for (const who of [alice, bob]) assertNoErrors(who);
   await Promise.all([alice.context.close(), bob.context.close()]);
+});
+
+test('quick match into a 1+1 game: the side that lets its minute run out loses on time', { timeout: 180000 }, async () => {
+  const ann = await person(browser, server);
+  const bob = await person(browser, server);
+  await quickMatch(ann.page, '1+1');
+  await ann.page.waitForSelector('#seek-waiting:not([hidden])');
+  await quickMatch(bob.page, '1+1');
+  for (const p of [ann.page, bob.page]) {
+    await p.waitForFunction(() => window.urApp.screen && window.urApp.screen.view && window.urApp.screen.game, null, { timeout: 20000 });
+  }
+  const a = await state(ann.page);
+  assert.equal(a.id, (await state(bob.page)).id, 'the same game');
+  const clock = await ann.page.evaluate(() => window.urApp.screen.game.clock);
+  assert.equal(clock.initial_s, 60);
+  assert.equal(clock.increment_s, 1);
+  // Whoever moves first throws (the clocks start), and then nobody plays on.
+  const first = a.turn === a.you ? ann.page : bob.page;
+  const st = await waitTurn(first);
+  await first.locator('#roll').click();
+  await first.waitForFunction((q) => window.urApp.screen.seq !== q, st.seq);
+  await first.waitForSelector('.clock.running');
+  for (const p of [ann.page, bob.page]) {
+    await p.waitForFunction(() => window.urApp.screen.view && window.urApp.screen.view.winner, null, { timeout: 90000 });
+  }
+  for (const p of [ann.page, bob.page]) {
+    const end = await p.evaluate(() => ({ end: window.urApp.screen.game.end, status: document.getElementById('status').textContent }));
+    assert.equal(end.end, 'time');
+    assert.match(end.status, /on time/);
+  }
+  assertNoErrors(ann);
+  assertNoErrors(bob);
+  await Promise.all([ann.context.close(), bob.context.close()]);
 });

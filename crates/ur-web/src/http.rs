@@ -465,10 +465,10 @@ pub async fn new_game(hub: &Arc<Hub>, ip: std::net::IpAddr, req: CreateReq, seat
     }
     let clock = match crate::clock::ClockSpec::parse(req.clock.as_ref()) {
         Ok(Some(_)) if req.mode != "online" => {
-            return refuse(StatusCode::BAD_REQUEST, "bad_clock", "a clock is for online games: leave clock out, or give mode online")
+            return Err(refuse(StatusCode::BAD_REQUEST, "bad_clock", "a clock is for online games: leave clock out, or give mode online"));
         }
         Ok(c) => c,
-        Err(m) => return refuse(StatusCode::BAD_REQUEST, "bad_clock", m),
+        Err(m) => return Err(refuse(StatusCode::BAD_REQUEST, "bad_clock", m)),
     };
     let id = secret();
     let meta = Meta { id: id.clone(), new, mode: req.mode.clone(), bots, bot, tokens, start, clock, players: Default::default() };

@@ -95,6 +95,7 @@ impl LiveGame {
             tokens: [dark, light],
             start: self.meta.start.clone(),
             clock: self.meta.clock,
+            players: Default::default(),
         };
         let failed = |e: String| Refusal::new("storage", format!("the rematch could not be started: {e}"));
         let mut session = hub.session(&meta.new).map_err(failed)?;
@@ -103,7 +104,13 @@ impl LiveGame {
         }
         let row = crate::http::game_row(&meta);
         let id = meta.id.clone();
-        hub.create(row, meta, session).await.map_err(|e| failed(e.to_string()))?;
+        let game = hub.create(row, meta, session).await.map_err(|e| failed(e.to_string()))?;
+        // The same accounts, sides swapped, and rated if the first game was.
+        let [light, dark] = self.meta.players.get();
+        let rated = self.meta.players.rated();
+        if light.is_some() || dark.is_some() || rated {
+            crate::accounts::link_new_game(hub, &game, [dark, light], rated).await.map_err(failed)?;
+        }
         Ok(id)
     }
 }
