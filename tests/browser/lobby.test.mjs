@@ -107,6 +107,7 @@ test('quick match into a 1+1 game: the side that lets its minute run out loses o
   await first.locator('#roll').click();
   await first.waitForFunction((q) => window.urApp.screen.seq !== q, st.seq);
   await first.waitForSelector('.clock.running');
+  await first.screenshot({ path: path.join(repo, 'docs/screenshots/clocked-game.png'), scale: 'css' });
   for (const p of [ann.page, bob.page]) {
     await p.waitForFunction(() => window.urApp.screen.view && window.urApp.screen.view.winner, null, { timeout: 90000 });
   }

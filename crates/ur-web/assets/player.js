@@ -8,9 +8,11 @@ import { h, s, fill, fetchJSON } from './dom.js';
 const ruleName = (rules, id) => ((rules || []).find((r) => r.id === id) || { name: id }).name;
 
 /** The rating history of one rule set as a line chart: rating over games, with its deviation as a band. */
-export function ratingChart(points) {
+export function ratingChart(history) {
   const W = 320, H = 140, P = 28;
-  if (points.length === 0) return null;
+  if (history.length === 0) return null;
+  // Every player starts at 1500 ± 350 (Glicko-2's defaults): the line starts there.
+  const points = [{ rating: 1500, deviation: 350 }, ...history];
   // The scale holds 1500 and every rating, with a margin; the deviation band is cut to it.
   const lo = Math.min(1500, ...points.map((p) => p.rating)) - 50;
   const hi = Math.max(1500, ...points.map((p) => p.rating)) + 50;
@@ -19,7 +21,7 @@ export function ratingChart(points) {
   const line = points.map((p, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(' ');
   const band = points.map((p, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(Math.min(hi, p.rating + p.deviation)).toFixed(1)}`).join(' ') + ' ' +
     points.slice().reverse().map((p, k) => `L${x(points.length - 1 - k).toFixed(1)},${y(Math.max(lo, p.rating - p.deviation)).toFixed(1)}`).join(' ') + ' Z';
-  return s('svg', { class: 'rating-chart', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': t('player.chartLabel', { from: points[0].rating, to: points[points.length - 1].rating, n: points.length }) },
+  return s('svg', { class: 'rating-chart', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': t('player.chartLabel', { from: points[0].rating, to: points[points.length - 1].rating, n: history.length }) },
     s('path', { d: band, class: 'chart-band' }),
     s('line', { x1: P, x2: W - P, y1: y(1500), y2: y(1500), class: 'chart-base' }),
     s('text', { x: 2, y: y(hi) + 4, class: 'chart-label' }, String(Math.round(hi))),
@@ -53,7 +55,7 @@ export async function showPlayer(main, name, ctx, page = 0) {
     p.ratings.length === 0 ? h('p', { class: 'muted', id: 'no-ratings' }, t('player.noRatings')) :
       p.ratings.map((r) => h('div', { class: 'rating-block', 'data-rules': r.rules },
         h('h3', {}, h('a', { href: '#/leaderboard/' + encodeURIComponent(r.rules) }, ruleName(rules, r.rules))),
-        h('p', { class: 'rating-line' }, t('player.rating', { rating: r.rating, deviation: r.deviation, games: r.games })),
+        h('p', { class: 'rating-line' }, t(r.games === 1 ? 'player.rating.one' : 'player.rating', { rating: r.rating, deviation: r.deviation, games: r.games })),
         ratingChart(byRules(r.rules)))),
     h('h2', {}, t('player.archive')),
     p.archive.length === 0 ? h('p', { class: 'muted' }, t('player.noGames')) :
