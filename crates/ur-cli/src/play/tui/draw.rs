@@ -232,8 +232,10 @@ impl App {
         let log_rect = Rect::new(rect.x, rect.y + key_height, rect.width, rect.height - key_height);
         let room = usize::from(log_rect.height.saturating_sub(2));
         let mut lines: Vec<String> = Vec::new();
+        // One column short of the box, so that a full row can only be one the box cut.
+        let log_width = width.saturating_sub(1).max(8);
         for entry in &self.log {
-            let wrapped = textwrap::wrap(entry, textwrap::Options::new(width).subsequent_indent("  "));
+            let wrapped = textwrap::wrap(entry, textwrap::Options::new(log_width).subsequent_indent("  "));
             lines.extend(wrapped.into_iter().map(|c| c.into_owned()));
         }
         let start = lines.len().saturating_sub(room);
