@@ -96,6 +96,8 @@ const MAX_EVICTING: usize = 64;
 pub struct Gate {
     limits: Limits,
     state: Mutex<State>,
+    /// Told whenever an evicted connection has let go of its descriptor.
+    closed: Notify,
 }
 
 #[derive(Default)]
@@ -209,7 +211,7 @@ pub enum Full {
 
 impl Gate {
     pub fn new(limits: Limits) -> Arc<Gate> {
-        Arc::new(Gate { limits, state: Mutex::new(State::default()) })
+        Arc::new(Gate { limits, state: Mutex::new(State::default()), closed: Notify::new() })
     }
 
     pub fn limits(&self) -> &Limits {
@@ -250,6 +252,25 @@ impl Gate {
     /// Connections open now.
     pub fn open(&self) -> usize {
         self.lock().open
+    }
+
+    /// Lets a connection in like [`Gate::admit`], but while evicted
+    /// connections are still closing (at most [`MAX_EVICTING`] at once) waits
+    /// for them, up to `patience`, rather than refuse a newcomer that one of
+    /// them would make room for.
+    pub async fn admit_patiently(self: &Arc<Self>, ip: IpAddr, patience: Duration) -> Result<Arc<Conn>, Full> {
+        let deadline = tokio::time::Instant::now() + patience;
+        loop {
+            let closed = self.closed.notified();
+            tokio::pin!(closed);
+            closed.as_mut().enable();
+            match self.admit(ip) {
+                Err(_) if self.lock().evicting > 0 && tokio::time::Instant::now() < deadline => {
+                    let _ = tokio::time::timeout_at(deadline, closed).await;
+                }
+                answer => return answer,
+            }
+        }
     }
 }
 
@@ -302,6 +323,10 @@ impl Drop for Conn {
             p.evicting -= 1;
         }
         st.forget_if_unused(self.ip);
+        drop(st);
+        if evicted {
+            self.gate.closed.notify_waiters();
+        }
     }
 }
 
@@ -341,6 +366,22 @@ fn refusal(full: Full) -> String {
     )
 }
 
+/// How long a newcomer waits for evicted connections to close.
+const EVICTION_PATIENCE: Duration = Duration::from_secs(1);
+
+/// Answers 503 and closes. What the client has sent already is read first:
+/// a socket closed with unread bytes resets the connection, and the client
+/// would see the reset rather than the answer.
+fn refuse(stream: &TcpStream, full: Full) {
+    let mut sink = [0u8; 4096];
+    for _ in 0..16 {
+        if !matches!(stream.try_read(&mut sink), Ok(n) if n > 0) {
+            break;
+        }
+    }
+    let _ = stream.try_write(refusal(full).as_bytes());
+}
+
 /// Accepts connections and serves `app` on each, under `gate`'s caps.
 pub async fn serve(listener: TcpListener, app: Router, gate: Arc<Gate>) -> io::Result<()> {
     loop {
@@ -355,13 +396,12 @@ pub async fn serve(listener: TcpListener, app: Router, gate: Arc<Gate>) -> io::R
                 continue;
             }
         };
-        match gate.admit(crate::hub::client_key(peer.ip())) {
+        // New connections wait in the listen queue meanwhile: the backpressure.
+        match gate.admit_patiently(crate::hub::client_key(peer.ip()), EVICTION_PATIENCE).await {
             Ok(conn) => {
                 tokio::spawn(serve_connection(stream, peer, conn, app.clone()));
             }
-            Err(full) => {
-                let _ = stream.try_write(refusal(full).as_bytes());
-            }
+            Err(full) => refuse(&stream, full),
         }
     }
 }
