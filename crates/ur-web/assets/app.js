@@ -1289,6 +1289,7 @@ class GameScreen {
       h('p', { class: 'result' }, this.statusText()),
       h('div', { class: 'row' },
         h('a', { class: 'button', id: 'record', href: '/api/games/' + encodeURIComponent(this.id) + '/record', download: 'ur-' + v.rules.id + '-' + this.id.slice(0, 8) + '.json' }, t('game.record')),
+        h('a', { class: 'button', id: 'record-rgn', href: '/api/games/' + encodeURIComponent(this.id) + '/record?format=rgn', download: 'ur-' + v.rules.id + '-' + this.id.slice(0, 8) + '.rgn', title: t('game.recordRgn.title') }, t('game.recordRgn')),
         h('a', { class: 'button', id: 'review-game', href: '#/review/' + encodeURIComponent(this.id) }, t('game.review')),
         again,
         h('a', { class: 'button', id: 'new-game', href: '#/' }, t('game.newGame'))));

@@ -556,15 +556,35 @@ fn check_bot(session: &Session, name: &str) -> Result<(), String> {
     bot.check(session.game()).map_err(|e| e.to_string())
 }
 
-async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+#[derive(Deserialize)]
+struct RecordQuery {
+    format: Option<String>,
+}
+
+/// A game's record, as JSON (the default) or as RGN (`?format=rgn`); a
+/// clocked game's record carries each step's clock (`UrClocks`).
+async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>, Query(q): Query<RecordQuery>) -> Response {
+    let rgn = match q.format.as_deref() {
+        None | Some("json") => false,
+        Some("rgn") => true,
+        Some(other) => return refuse(StatusCode::BAD_REQUEST, "bad_format", format!("format must be json or rgn, not '{other}'")),
+    };
     let stored = match hub.stored_record(&id).await {
         Ok(Some(r)) => r,
         Ok(None) => return refuse(StatusCode::NOT_FOUND, "unknown_game", "no game with that id"),
         Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, "storage", e),
     };
-    let text = serde_json::to_string_pretty(&stored.saved).unwrap_or_default();
-    let name = attachment(&format!("ur-{}-{}.json", stored.rule_id, id.get(..8).unwrap_or(&id)));
-    ([(header::CONTENT_TYPE, "application/json".to_string()), (header::CONTENT_DISPOSITION, name)], text).into_response()
+    let stem = format!("ur-{}-{}", stored.rule_id, id.get(..8).unwrap_or(&id));
+    let (text, kind, ext) = if rgn {
+        match ur_session::rgn::write_game(&stored.saved, None) {
+            Ok(t) => (t, "text/plain; charset=utf-8", "rgn"),
+            Err(e) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, "rgn", e.to_string()),
+        }
+    } else {
+        (serde_json::to_string_pretty(&stored.saved).unwrap_or_default(), "application/json", "json")
+    };
+    let name = attachment(&format!("{stem}.{ext}"));
+    ([(header::CONTENT_TYPE, kind.to_string()), (header::CONTENT_DISPOSITION, name)], text).into_response()
 }
 
 #[derive(Deserialize)]

@@ -75,6 +75,17 @@ pub struct StoredRecord {
     pub rule_id: String,
 }
 
+/// The session's record with the clock and the end the track knows of.
+fn tagged_record(session: &Session, track: &Track) -> ur_session::SavedGame {
+    let mut saved = session.record();
+    let (actions, tags) = match &mut saved {
+        ur_session::SavedGame::Race(r) => (r.actions.len(), &mut r.tags),
+        ur_session::SavedGame::Family(r) => (r.steps.len(), &mut r.tags),
+    };
+    tags.extend(track.record_tags(actions));
+    saved
+}
+
 pub fn new_game_of(row: &GameRow) -> Result<NewGame, String> {
     let rules = match (&row.rules_id, &row.rules_file) {
         (_, Some(text)) => RulesSource::File(text.clone()),
@@ -278,13 +289,13 @@ impl Hub {
         if let Some(g) = live {
             let st = g.state.lock().await;
             let rule_id = st.session.game().rule_id().to_string();
-            return Ok(Some(StoredRecord { saved: st.session.record(), status: st.status.clone(), rule_id }));
+            return Ok(Some(StoredRecord { saved: tagged_record(&st.session, &st.track), status: st.status.clone(), rule_id }));
         }
         let Some((row, events)) = self.store.load(id, 0).await.map_err(|e| e.to_string())? else { return Ok(None) };
         let new = new_game_of(&row)?;
         let r = self.replayed(&new, &row, events)?;
         let rule_id = r.session.game().rule_id().to_string();
-        Ok(Some(StoredRecord { saved: r.session.record(), status: stored_status(r.status, &row), rule_id }))
+        Ok(Some(StoredRecord { saved: tagged_record(&r.session, &r.track), status: stored_status(r.status, &row), rule_id }))
     }
 
     fn rebuild(&self, row: &GameRow, events: Vec<EventRow>) -> Result<Arc<LiveGame>, String> {

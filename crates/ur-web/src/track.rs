@@ -24,6 +24,9 @@ pub struct Track {
     /// The side whose draw offer stands.
     pub draw_offer: Option<Side>,
     pub clock: Option<Clock>,
+    /// The mover's time left after each throw and move (the record's
+    /// actions, in order), when the game has a clock.
+    pub action_clocks: Vec<Option<i64>>,
     /// The turn number of the last entry, and its side.
     turn: u32,
     last: Option<Side>,
@@ -41,7 +44,7 @@ fn step_err(ev: &EventRow, e: impl std::fmt::Display) -> String {
 
 impl Track {
     pub fn new(clock: Option<ClockSpec>) -> Track {
-        Track { log: Vec::new(), end: None, draw_offer: None, clock: clock.map(Clock::new), turn: 0, last: None }
+        Track { log: Vec::new(), end: None, draw_offer: None, clock: clock.map(Clock::new), action_clocks: Vec::new(), turn: 0, last: None }
     }
 
     /// Applies one stored step to the session and to this track; sets the
@@ -72,6 +75,7 @@ impl Track {
                     Turn::Over(_) => None,
                 };
                 ev.clock_ms = self.clock.as_mut().map(|c| c.step(mover, ev.at_ms, next));
+                self.action_clocks.push(ev.clock_ms);
                 entry["side"] = json!(side_key(mover));
                 entry
             }
@@ -135,6 +139,35 @@ impl Track {
             entry["clock_ms"] = json!(ms);
         }
         self.log.push(entry.to_string());
+    }
+
+    /// The record's tags for the clock and for an end that is not on the
+    /// board: `TimeControl` as PGN writes it (`300+3`, or `1/86400` for a
+    /// day per move), `UrClocks` (the mover's milliseconds left after each
+    /// action, `-` where none was kept) and `Termination`. None when the
+    /// clock's steps do not match the record's `actions` one for one.
+    pub fn record_tags(&self, actions: usize) -> Vec<(String, String)> {
+        let mut tags = Vec::new();
+        if let Some(c) = &self.clock {
+            let spec = c.spec;
+            let control = if spec.per_move { format!("1/{}", spec.initial_s) } else { format!("{}+{}", spec.initial_s, spec.increment_s) };
+            tags.push(("TimeControl".to_string(), control));
+            if self.action_clocks.len() == actions {
+                let left: Vec<String> = self.action_clocks.iter().map(|ms| ms.map_or("-".into(), |ms| ms.to_string())).collect();
+                tags.push(("UrClocks".to_string(), left.join(" ")));
+            }
+        }
+        let termination = match self.end.as_deref() {
+            Some("resign") => Some("resignation"),
+            Some("time") => Some("time forfeit"),
+            Some("draw") => Some("draw agreed"),
+            Some("abandon") => Some("abandoned"),
+            _ => None,
+        };
+        if let Some(t) = termination {
+            tags.push(("Termination".to_string(), t.to_string()));
+        }
+        tags
     }
 
     /// `log` entries from `from` on, as a JSON array.

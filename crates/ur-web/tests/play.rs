@@ -281,3 +281,38 @@ async fn a_clock_that_ran_out_while_the_server_was_down_flags_after_the_restart(
     assert_eq!((v["game"]["status"].as_str(), v["game"]["end"].as_str()), (Some("over"), Some("time")));
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_record_keeps_each_steps_clock_and_rgn_writes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let addr = server(dir.path(), fast).await;
+    let clock = json!({"initial_s": 60, "increment_s": 1});
+    let (id, mut light, mut dark, _) = online(addr, json!({"rules": "finkel", "mode": "online", "seat": "light", "clock": clock})).await;
+    let mut v = light.last.clone().unwrap();
+    for _ in 0..12 {
+        let (mover, watcher) = if light.my_turn(&v) { (&mut light, &mut dark) } else { (&mut dark, &mut light) };
+        mover.step(&v).await;
+        let seq = v["seq"].as_u64().unwrap();
+        v = view_until(watcher, |w| w["seq"].as_u64() > Some(seq)).await;
+        mover.last = Some(view_until(mover, |w| w["seq"] == v["seq"]).await);
+    }
+    dark.send(json!({"t": "resign", "seq": v["seq"]})).await;
+    view_until(&mut light, over).await;
+
+    let saved: Value = serde_json::from_str(&record(addr, &id).await).unwrap();
+    let tags: std::collections::HashMap<String, String> =
+        serde_json::from_value::<Vec<(String, String)>>(saved["tags"].clone()).unwrap().into_iter().collect();
+    assert_eq!(tags.get("TimeControl").map(String::as_str), Some("60+1"), "{}", saved["tags"]);
+    assert_eq!(tags.get("Termination").map(String::as_str), Some("resignation"));
+    let clocks: Vec<i64> = tags["UrClocks"].split(' ').map(|ms| ms.parse().unwrap()).collect();
+    assert_eq!(clocks.len(), saved["actions"].as_array().unwrap().len(), "one clock per action");
+    assert!(clocks.iter().all(|ms| (50_000..=66_000).contains(ms)), "{clocks:?}");
+
+    let (status, rgn) = http(addr, "GET", &format!("/api/games/{id}/record?format=rgn"), None).await;
+    assert_eq!(status, 200, "{rgn}");
+    assert!(rgn.contains("[TimeControl \"60+1\"]") && rgn.contains(&format!("[UrClocks \"{}\"]", tags["UrClocks"])), "{rgn}");
+    let back = ur_session::rgn::read_games(&rgn, None).unwrap();
+    assert_eq!(serde_json::to_value(&back[0]).unwrap()["tags"], saved["tags"], "the RGN reads back to the same record");
+    let (status, body) = http(addr, "GET", &format!("/api/games/{id}/record?format=pgn"), None).await;
+    assert_eq!((status, body.contains("json or rgn")), (400, true), "{body}");
+}
