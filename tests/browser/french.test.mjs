@@ -112,3 +112,23 @@ test('French: a server error is told in French by its code', { timeout: 60000 },
   fr.errors.splice(0); // the refused start is logged by the browser as a failed request
   await fr.context.close();
 });
+
+test('French: a refused sign-in and an unknown player are told in French', { timeout: 60000 }, async () => {
+  const fr = await person(browser, server, { locale: 'fr-FR' });
+  const { page } = fr;
+  await page.goto(server.url + '/#/lobby');
+  await page.click('#account-button');
+  await page.fill('#acct-name', 'nobody-here');
+  await page.fill('#acct-password', 'wrong-password');
+  await page.click('#sign-in');
+  await page.waitForSelector('#acct-error:not(:empty)');
+  const said = await page.textContent('#acct-error');
+  assert.match(said, /Nom ou mot de passe erroné/);
+  assert.doesNotMatch(said, ENGLISH);
+  await page.goto(server.url + '/#/player/nobody-here');
+  await page.waitForSelector('.player-page .form-error');
+  const missing = await page.textContent('.player-page .form-error');
+  assert.equal(missing, 'Aucun joueur ne porte ce nom.');
+  fr.errors.splice(0); // the refusals are logged by the browser as failed requests
+  await fr.context.close();
+});

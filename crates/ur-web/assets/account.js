@@ -1,7 +1,7 @@
 // Accounts in the header: a small menu to sign in, register or sign out.
 // The session is an HttpOnly cookie: this page only asks who it is.
 
-import { t } from './i18n.js';
+import { t, errorText } from './i18n.js';
 import { h, fill, fetchJSON } from './dom.js';
 
 let who = undefined; // undefined: not asked yet; null: nobody
@@ -39,7 +39,7 @@ export function accountMenu(changed, toast) {
         menu.open = false;
         render();
         changed();
-      } catch (err) { error.textContent = err.message; }
+      } catch (err) { error.textContent = errorText(err); }
     };
     fill(menu, summary, h('form', { class: 'account-panel', onsubmit: act('/api/session') },
       h('label', {}, t('acct.name'), name),
@@ -51,7 +51,7 @@ export function accountMenu(changed, toast) {
         h('button', { type: 'button', id: 'register', class: 'button', onclick: act('/api/accounts') }, t('acct.register')))));
   };
   async function signOut() {
-    try { await send('DELETE', '/api/session'); } catch (e) { toast(e.message, 'error'); return; }
+    try { await send('DELETE', '/api/session'); } catch (e) { toast(errorText(e), 'error'); return; }
     who = null;
     menu.open = false;
     render();

@@ -2,7 +2,7 @@
 // all kept live over /ws/lobby. A seek's secret is the seeker's game token:
 // when someone accepts, the server tells this page the game, and it moves there.
 
-import { t } from './i18n.js';
+import { t, errorText } from './i18n.js';
 import { h, fill, fetchJSON } from './dom.js';
 import { session } from './account.js';
 
@@ -113,13 +113,13 @@ export async function showLobbyScreen(main, ctx) {
       const res = await post('/api/seeks', body);
       if (res.matched) enterGame(ctx, res, ruleName(rules, body.rules));
       else holdSeek(res, body);
-    } catch (e) { ctx.toast(e.message, 'error'); }
+    } catch (e) { ctx.toast(errorText(e), 'error'); }
   };
   const accept = async (seek) => {
     try {
       const res = await post('/api/seeks/' + encodeURIComponent(seek.id) + '/accept');
       enterGame(ctx, res, ruleName(rules, seek.rules));
-    } catch (e) { ctx.toast(e.message, 'error'); }
+    } catch (e) { ctx.toast(errorText(e), 'error'); }
   };
 
   live.render = (m) => {

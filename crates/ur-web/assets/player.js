@@ -2,7 +2,7 @@
 // (inline SVG), and the archive, each game opening its review. And the
 // leaderboard of a rule set (#/leaderboard/<rules id>).
 
-import { t } from './i18n.js';
+import { t, errorText } from './i18n.js';
 import { h, s, fill, fetchJSON } from './dom.js';
 
 const ruleName = (rules, id) => ((rules || []).find((r) => r.id === id) || { name: id }).name;
@@ -43,7 +43,7 @@ export async function showPlayer(main, name, ctx, page = 0) {
   try {
     [p] = await Promise.all([fetchJSON(`/api/players/${encodeURIComponent(name)}?page=${page}`), ctx.loadRules()]);
   } catch (e) {
-    if (ctx.alive()) fill(main, h('section', { class: 'player-page' }, h('h1', {}, name), h('p', { class: 'form-error' }, e.message)));
+    if (ctx.alive()) fill(main, h('section', { class: 'player-page' }, h('h1', {}, name), h('p', { class: 'form-error' }, errorText(e))));
     return;
   }
   if (!ctx.alive()) return;
@@ -80,7 +80,7 @@ export async function showLeaderboard(main, id, ctx) {
   try {
     [board, rules] = await Promise.all([fetchJSON('/api/leaderboard/' + encodeURIComponent(id)), ctx.loadRules()]);
   } catch (e) {
-    if (ctx.alive()) fill(main, h('section', {}, h('p', { class: 'form-error' }, e.message)));
+    if (ctx.alive()) fill(main, h('section', {}, h('p', { class: 'form-error' }, errorText(e))));
     return;
   }
   if (!ctx.alive()) return;
