@@ -1314,8 +1314,9 @@ class GameScreen {
     const abs = (link) => (link ? new URL(link, location.origin + '/').href : null);
     const invite = abs(info.invite);
     const watch = abs(info.watch) || (location.origin + '/#/game/' + encodeURIComponent(this.id));
+    // With the watch link alone the card's heading names it: its label is for screen readers only.
     const field = (id, label, help, value) => h('div', { class: 'link-field' },
-      h('label', { for: id }, label),
+      h('label', { for: id, class: invite ? null : 'sr-only' }, label),
       h('p', { class: 'muted small' }, help),
       h('div', { class: 'copy-row' },
         h('input', { id, type: 'text', readOnly: true, value, onfocus: (e) => e.target.select() }),

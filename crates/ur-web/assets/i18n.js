@@ -372,6 +372,7 @@ const STRINGS = {
     // play: the server's log, clocks, resign, draws, rematch
     'game.log.threw': '{side} threw {text}',
     'game.log.pass': 'no move, the turn passes',
+    'game.log.turnPasses': 'the turn passes',
     'game.pass': '{side}: {text}. No move, the turn passes.',
     'say.log.resign': '{side} resigns',
     'say.log.flag': '{side} ran out of time',
@@ -960,6 +961,7 @@ const STRINGS = {
     // play: the server's log, clocks, resign, draws, rematch
     'game.log.threw': '{side} lance {text}',
     'game.log.pass': 'aucun coup, le tour passe',
+    'game.log.turnPasses': 'le tour passe',
     'game.pass': '{side} : {text}. Aucun coup, le tour passe.',
     'say.log.resign': '{side} abandonne',
     'say.log.flag': '{side} n\'a plus de temps',

@@ -19,7 +19,10 @@ export function logText(e, view) {
   const said = say(e.words, view);
   if (e.throw !== null && e.throw !== undefined) {
     const threw = t('game.log.threw', { side, text: said });
-    return e.pass ? threw + ' — ' + t('game.log.pass') : threw;
+    if (!e.pass) return threw;
+    // A zero already says "no move": only the passing turn is left to say.
+    const zero = (e.words || []).some((w) => w.key === 'throw.no_move');
+    return threw + ' — ' + t(zero ? 'game.log.turnPasses' : 'game.log.pass');
   }
   if (e.action && e.words && e.words[0] && e.words[0].key.startsWith('act.')) return t('game.log.moved', { side, text: said });
   return said;
