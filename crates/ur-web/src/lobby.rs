@@ -43,11 +43,14 @@ pub enum Event {
 pub struct Lobby {
     pub tx: broadcast::Sender<Event>,
     pub failures: Failures,
+    /// Held from a quick match's search to its seek's storing, so two
+    /// asking the same at once pair with each other rather than both wait.
+    quick: tokio::sync::Mutex<()>,
 }
 
 impl Default for Lobby {
     fn default() -> Lobby {
-        Lobby { tx: broadcast::channel(64).0, failures: Failures::default() }
+        Lobby { tx: broadcast::channel(64).0, failures: Failures::default(), quick: tokio::sync::Mutex::new(()) }
     }
 }
 
@@ -242,6 +245,7 @@ async fn create_seek(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo
     if req.rated && account.is_none() {
         return refuse(StatusCode::BAD_REQUEST, "not_signed_in", "a rated seek needs an account: sign in, or leave rated out");
     }
+    let _searching = if req.quick { Some(hub.lobby.quick.lock().await) } else { None };
     if req.quick {
         if let Some(r) = quick_match(&hub, addr, account.as_ref().map(|a| a.name.clone()), &req.rules, &options, &clock, req.rated).await {
             return r;

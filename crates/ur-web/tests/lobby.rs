@@ -126,6 +126,23 @@ async fn quick_match_pairs_two_players_asking_the_same() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_quick_matches_sent_at_once_pair_with_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let addr = common::server(dir.path(), common::fast).await;
+    let body = seek_body(json!({"clock": {"initial_s": 180, "increment_s": 2}, "quick": true}));
+    for round in 0..8 {
+        let (a, b) = tokio::join!(
+            call(addr, "POST", "/api/seeks", Some(body.clone()), &[]),
+            call(addr, "POST", "/api/seeks", Some(body.clone()), &[])
+        );
+        let matched = [&a, &b].iter().filter(|r| r.json["matched"] == true).count();
+        assert_eq!(matched, 1, "round {round}: one waits and the other takes its seek: {} {}", a.json, b.json);
+    }
+    let lobby = call(addr, "GET", "/api/lobby", None, &[]).await;
+    assert_eq!(lobby.json["seeks"], json!([]), "no seek is left waiting: {}", lobby.json);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_seeks_are_refused_in_words() {
     let dir = tempfile::tempdir().unwrap();
     let addr = common::server(dir.path(), common::fast).await;
