@@ -264,6 +264,12 @@ async function showLobby(routeId, preset) {
       opts.unshift({ name: 'pieces', description: t('lobby.pieces'), default: String(details.view.position.reserve[0]), values: [], min: 1, max: 15, ours: true });
     }
     const chosen = state.options[state.rules] || {};
+    const tell = () => {
+      const now = state.options[state.rules] || {};
+      const pieces = Number(now.pieces || (opts.find((o) => o.name === 'pieces') || {}).default) || null;
+      solving.update(state.rules, false, pieces, Object.keys(now).some((k) => k !== 'pieces'));
+    };
+    tell();
     if (!opts.length) {
       fill(optionsBox, h('p', { class: 'muted' }, t('lobby.noOptions')));
       return;
@@ -277,6 +283,7 @@ async function showLobby(routeId, preset) {
           else cur[o.name] = v;
           state.options[state.rules] = cur;
           save();
+          tell();
         }))));
   };
 

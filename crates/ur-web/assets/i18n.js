@@ -593,6 +593,7 @@ const STRINGS = {
     'solving.perfect.solving': 'its table is being solved: {pct} %',
     'solving.perfect.queued': 'its table is queued to be solved',
     'solving.perfect.none': 'no table',
+    'solving.perfect.options': 'no table for these options',
   },
 
   fr: {
@@ -1253,6 +1254,7 @@ const STRINGS = {
     'solving.perfect.solving': 'sa table est en cours de résolution : {pct} %',
     'solving.perfect.queued': 'sa table attend d\'être résolue',
     'solving.perfect.none': 'pas de table',
+    'solving.perfect.options': 'pas de table pour ces options',
   },
 };
 

@@ -58,7 +58,11 @@ impl Solving {
     pub fn json(&self, store: Option<&Path>) -> Value {
         let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         let rule_sets: Vec<Value> = entries.iter().map(|(r, s)| entry_json(r, s)).collect();
-        json!({"rule_sets": rule_sets, "tables": stored_ids(store)})
+        let stored = stored_tables(store);
+        let mut ids: Vec<&str> = stored.iter().map(|(id, _)| id.as_str()).collect();
+        ids.dedup();
+        let tables: Vec<Value> = stored.iter().map(|(id, pieces)| json!({"rules": id, "pieces": pieces})).collect();
+        json!({"rule_sets": rule_sets, "tables": ids, "stored": tables})
     }
 }
 
@@ -79,20 +83,19 @@ fn entry_json(rules: &Rules, status: &Status) -> Value {
     v
 }
 
-/// The rule-set ids of the tables in the store (from their file names, `ID-Np-FINGERPRINT.urt`).
-fn stored_ids(store: Option<&Path>) -> Vec<String> {
+/// The rule-set ids and piece counts of the tables in the store (from
+/// their file names, `ID-Np-FINGERPRINT.urt`).
+fn stored_tables(store: Option<&Path>) -> Vec<(String, u32)> {
     let files = store.map(ur_solve::store::table_files).unwrap_or_default();
-    let mut ids: Vec<String> = files
+    files
         .iter()
         .filter_map(|p| {
             let name = p.file_stem()?.to_str()?;
             let mut parts = name.rsplitn(3, '-');
-            let (_fp, _pieces, id) = (parts.next()?, parts.next()?, parts.next()?);
-            Some(id.to_string())
+            let (_fp, pieces, id) = (parts.next()?, parts.next()?, parts.next()?);
+            Some((id.to_string(), pieces.strip_suffix('p')?.parse().ok()?))
         })
-        .collect();
-    ids.dedup();
-    ids
+        .collect()
 }
 
 /// Starts the solving thread, when there is anything to solve.

@@ -66,6 +66,7 @@ async fn the_status_endpoint_tells_ready_and_skipped_rule_sets() {
     assert_eq!(sets[1]["state"], "skipped", "{s}");
     assert!(sets[1]["reason"].as_str().unwrap().contains("does not support"), "{s}");
     assert_eq!(s["tables"], json!(["finkel"]));
+    assert_eq!(s["stored"], json!([{"rules": "finkel", "pieces": 2}]), "each table with its piece count");
     assert_eq!(table_files(tables.path()), 1);
     // No checkpoint is left once the table is written.
     let left: Vec<_> = std::fs::read_dir(tables.path()).unwrap().flatten().filter(|e| e.path().is_dir()).collect();
@@ -76,7 +77,7 @@ async fn the_status_endpoint_tells_ready_and_skipped_rule_sets() {
 async fn with_nothing_to_solve_the_status_is_empty_and_no_table_is_made() {
     let (dir, tables) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let addr = solving_server(dir.path(), tables.path(), Vec::new()).await;
-    assert_eq!(status(addr).await, json!({"rule_sets": [], "tables": []}));
+    assert_eq!(status(addr).await, json!({"rule_sets": [], "tables": [], "stored": []}));
     // A game and its hint go on without a table, and none is written.
     let g = create(addr, json!({"rules": "finkel", "options": {"pieces": 2}, "mode": "bot", "seat": "light"})).await;
     let mut p = Client::join(addr, g["id"].as_str().unwrap(), g["token"].as_str()).await;
