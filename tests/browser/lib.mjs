@@ -50,7 +50,10 @@ export async function startServer({ dir = tmpDir(), port = null, extra = [] } = 
   // Tables in the test's own folder, and no background solving unless a test asks:
   // nothing is written outside the test, and no solve competes with the browser.
   const own = [];
-  if (!extra.includes('--tables')) own.push('--tables', path.join(dir, 'tables'));
+  if (!extra.includes('--tables')) {
+    fs.mkdirSync(path.join(dir, 'tables'), { recursive: true });
+    own.push('--tables', path.join(dir, 'tables'));
+  }
   if (!extra.includes('--solve')) own.push('--solve', 'none');
   const args = ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, '--bot-delay-ms', '0', '--messages-per-second', '500', '--games-per-second', '50', ...own, ...extra];
   const proc = spawn(UR_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' } });
