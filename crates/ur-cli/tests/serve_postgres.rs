@@ -7,94 +7,19 @@
 //! `UR_REQUIRE_POSTGRES=1`, when it fails.
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use ur_web::client::{create, http, over, record, replays, Client};
+use ur_web::pg_cluster::Cluster;
 
 mod serving;
 use serving::{free_port, start as serve};
 
-fn pg_bin() -> Option<PathBuf> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path().join("bin")))
-        .filter(|b| b.join("initdb").exists() && b.join("pg_ctl").exists())
-        .collect();
-    found.sort();
-    found.pop()
-}
-
-/// A throwaway PostgreSQL cluster, stopped when dropped.
-struct Cluster {
-    bin: PathBuf,
-    data: PathBuf,
-    as_postgres: bool,
-    port: u16,
-}
-
-impl Cluster {
-    fn run(&self, tool: &str, args: &[&str]) -> std::process::Output {
-        let exe = self.bin.join(tool);
-        let mut cmd = if self.as_postgres {
-            let mut c = Command::new("runuser");
-            c.args(["-u", "postgres", "--"]).arg(exe);
-            c
-        } else {
-            Command::new(exe)
-        };
-        cmd.args(args).stdin(Stdio::null()).output().unwrap_or_else(|e| panic!("{tool} cannot run: {e}"))
-    }
-
-    fn start(bin: PathBuf, dir: &Path) -> Cluster {
-        let root = unsafe { libc::geteuid() } == 0;
-        let data = dir.join("data");
-        std::fs::create_dir(&data).unwrap();
-        if root {
-            // PostgreSQL refuses to run as root: the cluster belongs to the postgres user.
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777)).unwrap();
-            let out = Command::new("chown").args(["postgres:", data.to_str().unwrap()]).output().unwrap();
-            assert!(out.status.success(), "chown: {}", String::from_utf8_lossy(&out.stderr));
-        }
-        let c = Cluster { bin, data, as_postgres: root, port: free_port() };
-        let out = c.run("initdb", &["-D", c.data.to_str().unwrap(), "-A", "trust", "-U", "postgres", "--no-sync"]);
-        assert!(out.status.success(), "initdb: {}", String::from_utf8_lossy(&out.stderr));
-        let opts = format!("-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off", c.port, dir.display());
-        let log = dir.join("log");
-        let out = c.run("pg_ctl", &["-D", c.data.to_str().unwrap(), "-o", &opts, "-l", log.to_str().unwrap(), "-w", "start"]);
-        assert!(
-            out.status.success(),
-            "pg_ctl start: {}{}",
-            String::from_utf8_lossy(&out.stderr),
-            std::fs::read_to_string(&log).unwrap_or_default()
-        );
-        c
-    }
-
-    fn url(&self) -> String {
-        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
-    }
-}
-
-impl Drop for Cluster {
-    fn drop(&mut self) {
-        self.run("pg_ctl", &["-D", self.data.to_str().unwrap(), "-m", "immediate", "stop"]);
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_on_one_postgres_database_play_a_game_to_the_end() {
-    let Some(bin) = pg_bin() else {
-        let why = "no PostgreSQL server binaries in /usr/lib/postgresql/*/bin (apt-get install postgresql)";
-        assert!(std::env::var("UR_REQUIRE_POSTGRES").as_deref() != Ok("1"), "UR_REQUIRE_POSTGRES=1 but {why}");
-        eprintln!("skipped: {why}");
-        return;
-    };
     let dir = tempfile::tempdir().unwrap();
-    let cluster = Cluster::start(bin, dir.path());
+    let Some(cluster) = Cluster::start_or_skip(dir.path(), "") else { return };
     let url = cluster.url();
     let a: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
     let b: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
@@ -178,14 +103,8 @@ async fn two_processes_on_one_postgres_database_play_a_game_to_the_end() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_clocked_game_on_two_processes_flags_once() {
-    let Some(bin) = pg_bin() else {
-        let why = "no PostgreSQL server binaries in /usr/lib/postgresql/*/bin (apt-get install postgresql)";
-        assert!(std::env::var("UR_REQUIRE_POSTGRES").as_deref() != Ok("1"), "UR_REQUIRE_POSTGRES=1 but {why}");
-        eprintln!("skipped: {why}");
-        return;
-    };
     let dir = tempfile::tempdir().unwrap();
-    let cluster = Cluster::start(bin, dir.path());
+    let Some(cluster) = Cluster::start_or_skip(dir.path(), "") else { return };
     let url = cluster.url();
     let a: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
     let b: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();

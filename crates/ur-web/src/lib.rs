@@ -12,6 +12,7 @@ pub mod http;
 pub mod hub;
 pub mod live;
 pub mod lobby;
+pub mod pg_cluster;
 pub mod ratings;
 pub mod rematch;
 pub mod review_api;
