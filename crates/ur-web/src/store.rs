@@ -268,20 +268,21 @@ impl Store {
                 let stored = s
                     .call(move |c| {
                         // Only a game still being played takes a step.
-                        let inserted = c.execute(
-                            "INSERT INTO events (game, seq, kind, raw, action_index, action, at_ms, clock_ms)
+                        // Cached statements: parsing them again took a tenth of the server's time under load.
+                        let inserted = c
+                            .prepare_cached(
+                                "INSERT INTO events (game, seq, kind, raw, action_index, action, at_ms, clock_ms)
                              SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1 AND status = 'playing')",
-                            rusqlite::params![game, ev.seq, ev.kind, ev.raw, ev.action_index, ev.action, at, ev.clock_ms],
-                        )?;
+                            )?
+                            .execute(rusqlite::params![game, ev.seq, ev.kind, ev.raw, ev.action_index, ev.action, at, ev.clock_ms])?;
                         if inserted == 0 {
                             return Ok(false);
                         }
                         match status {
-                            Some(st) => c.execute(
-                                "UPDATE games SET status = ?2, winner = ?3, updated_ms = ?4 WHERE id = ?1",
-                                rusqlite::params![game, st.status, st.winner, at],
-                            ),
-                            None => c.execute("UPDATE games SET updated_ms = ?2 WHERE id = ?1", rusqlite::params![game, at]),
+                            Some(st) => c
+                                .prepare_cached("UPDATE games SET status = ?2, winner = ?3, updated_ms = ?4 WHERE id = ?1")?
+                                .execute(rusqlite::params![game, st.status, st.winner, at]),
+                            None => c.prepare_cached("UPDATE games SET updated_ms = ?2 WHERE id = ?1")?.execute(rusqlite::params![game, at]),
                         }
                         .map(|_| true)
                     })
@@ -654,7 +655,7 @@ fn run_sqlite(conn: rusqlite::Connection, rx: std_mpsc::Receiver<Job>, path: Pat
                 Err(_) => break,
             }
         }
-        if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+        if let Err(e) = conn.prepare_cached("BEGIN IMMEDIATE").and_then(|mut s| s.execute([])) {
             eprintln!("ur serve: cannot write to {}: {e}", path.display());
             let error = format!("the database could not store it: {e}");
             for job in jobs {
@@ -663,8 +664,8 @@ fn run_sqlite(conn: rusqlite::Connection, rx: std_mpsc::Receiver<Job>, path: Pat
             continue;
         }
         let replies: Vec<Reply> = jobs.into_iter().map(|j| j(Some(&conn))).collect();
-        let error = match conn.execute_batch("COMMIT") {
-            Ok(()) => None,
+        let error = match conn.prepare_cached("COMMIT").and_then(|mut s| s.execute([])) {
+            Ok(_) => None,
             Err(e) => {
                 let _ = conn.execute_batch("ROLLBACK");
                 eprintln!("ur serve: cannot write to {}: {e}", path.display());

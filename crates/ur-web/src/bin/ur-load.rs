@@ -192,6 +192,9 @@ fn main() {
             "100000",
             "--sync",
             &args.sync,
+            // Serving is measured, not the background solving of tables.
+            "--solve",
+            "none",
         ])
         .stdout(Stdio::null())
         .spawn()
