@@ -14,17 +14,21 @@ use ur_web::client::{create, http, over, record, replays, Client};
 use ur_web::pg_cluster::Cluster;
 
 mod serving;
-use serving::{free_port, start as serve};
+use serving::{free_port, start as serve, Serve};
+
+/// A throwaway cluster and two `ur serve` processes on it (`None`: no PostgreSQL here).
+async fn two_servers(dir: &std::path::Path) -> Option<(Cluster, SocketAddr, SocketAddr, [Serve; 2])> {
+    let cluster = Cluster::start_or_skip(dir, "")?;
+    let a: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+    let b: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+    let servers = [serve(a, &cluster.url()).await, serve(b, &cluster.url()).await];
+    Some((cluster, a, b, servers))
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_on_one_postgres_database_play_a_game_to_the_end() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(cluster) = Cluster::start_or_skip(dir.path(), "") else { return };
-    let url = cluster.url();
-    let a: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
-    let b: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
-    let _sa = serve(a, &url).await;
-    let _sb = serve(b, &url).await;
+    let Some((cluster, a, b, _servers)) = two_servers(dir.path()).await else { return };
 
     let g = create(a, json!({"rules": "finkel", "mode": "online", "seat": "light", "options": {"pieces": "4"}})).await;
     let id = g["id"].as_str().unwrap();
@@ -104,12 +108,7 @@ async fn two_processes_on_one_postgres_database_play_a_game_to_the_end() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_clocked_game_on_two_processes_flags_once() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(cluster) = Cluster::start_or_skip(dir.path(), "") else { return };
-    let url = cluster.url();
-    let a: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
-    let b: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
-    let _sa = serve(a, &url).await;
-    let _sb = serve(b, &url).await;
+    let Some((cluster, a, b, _servers)) = two_servers(dir.path()).await else { return };
     let clock = json!({"initial_s": 2, "increment_s": 1});
     let g = create(a, json!({"rules": "finkel", "mode": "online", "seat": "light", "clock": clock})).await;
     let id = g["id"].as_str().unwrap();

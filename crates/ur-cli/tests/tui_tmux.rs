@@ -500,7 +500,8 @@ fn the_save_new_game_and_copy_keys() {
     }
     let dir = tempfile::tempdir().unwrap();
     let before = format!("cd '{}';", dir.path().display());
-    let pane = Pane::start_with("keys2", &before, &["--rules", "finkel", "--seed", "3", "--no-animation", "--first", "rolloff"], "sleep 600");
+    let pane =
+        Pane::start_with("keys2", &before, &["--rules", "finkel", "--seed", "3", "--no-animation", "--first", "rolloff"], "sleep 600");
     let s = pane.wait("the first screen", |s| at_roll(s) || at_decision(s));
     // The roll-off is in the log.
     assert!(s.contains("Roll-off:"), "{s}");

@@ -21,8 +21,8 @@ pub mod rules_text;
 pub mod seed;
 pub mod session;
 pub mod stats;
-pub mod teach;
 pub mod tables;
+pub mod teach;
 pub mod view;
 
 pub use options::{parse_options, RulesChoice};

@@ -16,10 +16,18 @@ pub const WAIT: Duration = Duration::from_secs(20);
 
 /// One HTTP/1.1 request; the status and the body.
 pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let (status, _, body) = request(addr, method, path, body, &[]).await;
+    (status, body)
+}
+
+/// One HTTP/1.1 request with extra headers (`Cookie`, `Origin`...); the
+/// status, the head and the body (de-chunked).
+pub async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>, headers: &[(&str, &str)]) -> (u16, String, String) {
     let mut s = TcpStream::connect(addr).await.unwrap();
     let body = body.unwrap_or("");
+    let extra: String = headers.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\n\r\n{body}",
         body.len()
     );
     s.write_all(req.as_bytes()).await.unwrap();
@@ -29,7 +37,7 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>
     let status = text.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
     let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
     let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
-    (status, body)
+    (status, head.to_string(), body)
 }
 
 fn dechunk(mut s: &str) -> String {

@@ -339,7 +339,12 @@ pub struct Created {
     pub invite: Option<String>,
 }
 
-async fn create(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<SocketAddr>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
+async fn create(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
     if !hub.may_create(addr.ip()) {
         let m = format!("this address creates games too fast: at most {} a second", hub.cfg.games_per_second);
         return refuse(StatusCode::TOO_MANY_REQUESTS, "rate_limited", m);

@@ -221,7 +221,12 @@ fn game_request(rules: &str, options: &str, clock: &str) -> Result<CreateReq, St
 
 /// `POST /api/seeks`: makes a seek (`{"id","secret"}`), or with `quick`
 /// accepts an open seek asking the same (the game, as `accept` answers).
-async fn create_seek(State(hub): State<Arc<Hub>>, ConnectInfo(addr): ConnectInfo<SocketAddr>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
+async fn create_seek(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
     if !hub.may_create(addr.ip()) {
         let m = format!("this address makes seeks too fast: at most {} a second", hub.cfg.games_per_second);
         return refuse(StatusCode::TOO_MANY_REQUESTS, "rate_limited", m);
@@ -352,7 +357,12 @@ async fn accept(hub: &Arc<Hub>, addr: SocketAddr, me: Option<String>, id: &str) 
     let text = |i: usize| row[i].text().unwrap_or_default();
     let rated = row[4].int() != 0;
     let seeker = match row[5].text() {
-        Some(key) => hub.store.rows("SELECT name FROM accounts WHERE name_key = ?1", vec![key.into()]).await.ok().and_then(|r| r.first().and_then(|r| r[0].text())),
+        Some(key) => hub
+            .store
+            .rows("SELECT name FROM accounts WHERE name_key = ?1", vec![key.into()])
+            .await
+            .ok()
+            .and_then(|r| r.first().and_then(|r| r[0].text())),
         None => None,
     };
     let answer = async {
@@ -371,7 +381,10 @@ async fn accept(hub: &Arc<Hub>, addr: SocketAddr, me: Option<String>, id: &str) 
         }
     };
     // Kept, with its game, for a seeker's socket that opens only now; it goes when that socket closes.
-    let _ = hub.store.write("UPDATE seeks SET game = ?2, seat = ?3 WHERE id = ?1", vec![id.into(), c.id.clone().into(), c.seat.clone().into()]).await;
+    let _ = hub
+        .store
+        .write("UPDATE seeks SET game = ?2, seat = ?3 WHERE id = ?1", vec![id.into(), c.id.clone().into(), c.seat.clone().into()])
+        .await;
     hub.lobby.changed(hub).await;
     let mine = if c.seat == "light" { "dark" } else { "light" };
     hub.lobby.matched(hub, id, &c.id, &c.seat);
@@ -397,7 +410,10 @@ async fn accept_seek(
 ) -> Response {
     let me = who(&hub, &headers).await.map(|a| a.name);
     if let Some(me) = &me {
-        let own = hub.store.rows("SELECT 1 FROM seeks WHERE id = ?1 AND account = ?2 AND game IS NULL", vec![id.clone().into(), name_key(me).into()]).await;
+        let own = hub
+            .store
+            .rows("SELECT 1 FROM seeks WHERE id = ?1 AND account = ?2 AND game IS NULL", vec![id.clone().into(), name_key(me).into()])
+            .await;
         if own.is_ok_and(|r| !r.is_empty()) {
             return refuse(StatusCode::BAD_REQUEST, "own_seek", "this is your own seek: wait for someone to accept it, or cancel it");
         }
@@ -414,14 +430,21 @@ struct SecretQuery {
 }
 
 /// `DELETE /api/seeks/<id>?secret=S` (or `{"secret": S}` as the body): the seeker cancels.
-async fn cancel_seek(State(hub): State<Arc<Hub>>, Path(id): Path<String>, Query(q): Query<SecretQuery>, body: axum::body::Bytes) -> Response {
+async fn cancel_seek(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(q): Query<SecretQuery>,
+    body: axum::body::Bytes,
+) -> Response {
     let from_body = serde_json::from_slice::<Value>(&body).ok().and_then(|v| v.get("secret").and_then(Value::as_str).map(str::to_string));
     let Some(secret) = q.secret.or(from_body) else {
         return refuse(StatusCode::BAD_REQUEST, "bad_request", "give the seek's secret: {\"secret\": S} (POST /api/seeks answered it)");
     };
     match delete_seek(&hub, &id, &secret).await {
         Ok(true) => Json(json!({"cancelled": id})).into_response(),
-        Ok(false) => refuse(StatusCode::NOT_FOUND, "unknown_seek", "no open seek with that id and secret: it was accepted, cancelled or has expired"),
+        Ok(false) => {
+            refuse(StatusCode::NOT_FOUND, "unknown_seek", "no open seek with that id and secret: it was accepted, cancelled or has expired")
+        }
         Err(e) => refuse(StatusCode::SERVICE_UNAVAILABLE, "storage", e),
     }
 }
@@ -429,7 +452,10 @@ async fn cancel_seek(State(hub): State<Arc<Hub>>, Path(id): Path<String>, Query(
 async fn delete_seek(hub: &Hub, id: &str, secret: &str) -> Result<bool, String> {
     let gone = hub
         .store
-        .write("DELETE FROM seeks WHERE id = ?1 AND secret_hash = ?2 AND game IS NULL RETURNING id", vec![id.into(), hash_token(secret).into()])
+        .write(
+            "DELETE FROM seeks WHERE id = ?1 AND secret_hash = ?2 AND game IS NULL RETURNING id",
+            vec![id.into(), hash_token(secret).into()],
+        )
         .await
         .map_err(|e| e.to_string())?;
     if !gone.is_empty() {
@@ -456,7 +482,8 @@ async fn lobby_socket(ws: WebSocketUpgrade, Query(q): Query<SocketQuery>, State(
         talk(socket, &hub, held.as_ref()).await;
         if let Some((id, secret)) = held {
             let _ = delete_seek(&hub, &id, &secret).await;
-            let _ = hub.store.write("DELETE FROM seeks WHERE id = ?1 AND secret_hash = ?2", vec![id.into(), hash_token(&secret).into()]).await;
+            let _ =
+                hub.store.write("DELETE FROM seeks WHERE id = ?1 AND secret_hash = ?2", vec![id.into(), hash_token(&secret).into()]).await;
         }
     })
 }

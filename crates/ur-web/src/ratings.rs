@@ -43,10 +43,7 @@ struct Finished {
 async fn finished(hub: &Hub, id: &str) -> Result<Option<Finished>, String> {
     let rows = hub
         .store
-        .rows(
-            "SELECT rules_id, player_light, player_dark, rated, rating_applied, status, winner FROM games WHERE id = ?1",
-            vec![id.into()],
-        )
+        .rows("SELECT rules_id, player_light, player_dark, rated, rating_applied, status, winner FROM games WHERE id = ?1", vec![id.into()])
         .await
         .map_err(|e| e.to_string())?;
     let Some(r) = rows.first() else { return Ok(None) };
@@ -165,11 +162,12 @@ type Rows = (Vec<Value>, Vec<Value>, (Vec<Value>, bool));
 
 async fn player_rows(hub: &Hub, key: &str, page: i64) -> Result<Rows, String> {
     let rows = |sql: &'static str, params: Vec<Val>| async move { hub.store.rows(sql, params).await.map_err(|e| e.to_string()) };
-    let ratings = rows("SELECT rules, rating, deviation, games FROM ratings WHERE name_key = ?1 ORDER BY games DESC, rules", vec![key.into()])
-        .await?
-        .iter()
-        .map(|r| json!({"rules": r[0].text(), "rating": r[1].real().round(), "deviation": r[2].real().round(), "games": r[3].int()}))
-        .collect();
+    let ratings =
+        rows("SELECT rules, rating, deviation, games FROM ratings WHERE name_key = ?1 ORDER BY games DESC, rules", vec![key.into()])
+            .await?
+            .iter()
+            .map(|r| json!({"rules": r[0].text(), "rating": r[1].real().round(), "deviation": r[2].real().round(), "games": r[3].int()}))
+            .collect();
     let history = rows(
         "SELECT rules, game, at_ms, rating, deviation FROM rating_history WHERE name_key = ?1 ORDER BY at_ms LIMIT 1000",
         vec![key.into()],

@@ -153,9 +153,8 @@ fn solve_one(solving: &Solving, i: usize, rules: &Rules, store: &Path) -> Status
     solving.set(i, Status::Solving(0.0));
     let cfg = SolveConfig { tolerance: 1e-12, threads: 0, checkpoint: Some(checkpoint.clone()), layout };
     let progress = Share { solving, i };
-    let written = solve(rules, &index, &cfg, &progress).and_then(|s| {
-        ur_solve::table::write_table(&out, rules, &index, &s.values, encoding, s.residual, cfg.tolerance)
-    });
+    let written = solve(rules, &index, &cfg, &progress)
+        .and_then(|s| ur_solve::table::write_table(&out, rules, &index, &s.values, encoding, s.residual, cfg.tolerance));
     match written {
         Ok(()) => {
             let _ = std::fs::remove_dir_all(&checkpoint);
@@ -173,9 +172,9 @@ fn fitting_layout(plan: &ur_solve::Plan) -> Result<Option<ur_solve::Layout>, Str
     if plan.peak() <= budget {
         return Ok(None);
     }
-    plan.layout_under(budget).map(Some).map_err(|need| {
-        format!("it needs {:.2} GiB of memory and {:.2} GiB is available to it on this machine", gib(need), gib(budget))
-    })
+    plan.layout_under(budget)
+        .map(Some)
+        .map_err(|need| format!("it needs {:.2} GiB of memory and {:.2} GiB is available to it on this machine", gib(need), gib(budget)))
 }
 
 fn gib(bytes: u64) -> f64 {

@@ -282,7 +282,9 @@ impl Store {
                             Some(st) => c
                                 .prepare_cached("UPDATE games SET status = ?2, winner = ?3, updated_ms = ?4 WHERE id = ?1")?
                                 .execute(rusqlite::params![game, st.status, st.winner, at]),
-                            None => c.prepare_cached("UPDATE games SET updated_ms = ?2 WHERE id = ?1")?.execute(rusqlite::params![game, at]),
+                            None => {
+                                c.prepare_cached("UPDATE games SET updated_ms = ?2 WHERE id = ?1")?.execute(rusqlite::params![game, at])
+                            }
                         }
                         .map(|_| true)
                     })

@@ -39,7 +39,9 @@ async fn register_sign_in_sign_out_and_delete() {
     let cookie = login.cookie();
 
     // A game played while signed in links to the account, and stays when it is deleted.
-    let g = ok(call(addr, "POST", "/api/games", Some(json!({"rules": "finkel", "mode": "online", "seat": "light"})), &[("Cookie", &cookie)]).await);
+    let g =
+        ok(call(addr, "POST", "/api/games", Some(json!({"rules": "finkel", "mode": "online", "seat": "light"})), &[("Cookie", &cookie)])
+            .await);
     let other = register(addr, "bob").await;
     let refused = call(addr, "DELETE", "/api/accounts/Ann_1", None, &[("Cookie", &other)]).await;
     assert_eq!(refused.status, 403);
@@ -67,7 +69,9 @@ async fn the_cookie_is_http_only_lax_and_secure_over_https() {
     let c = plain.set_cookie();
     assert!(c.contains("HttpOnly") && c.contains("SameSite=Lax") && c.contains("Path=/"), "{c}");
     assert!(!c.contains("Secure"), "{c}");
-    let proxied = call(addr, "POST", "/api/session", Some(json!({"name": "carol", "password": "password-1"})), &[("X-Forwarded-Proto", "https")]).await;
+    let proxied =
+        call(addr, "POST", "/api/session", Some(json!({"name": "carol", "password": "password-1"})), &[("X-Forwarded-Proto", "https")])
+            .await;
     let c = proxied.set_cookie();
     assert!(c.contains("Secure") && c.contains("HttpOnly") && c.contains("SameSite=Lax"), "{c}");
 
@@ -106,7 +110,14 @@ async fn failed_sign_ins_are_limited_per_name() {
 async fn bad_names_and_passwords_and_other_sites_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let addr = common::server(dir.path(), common::fast).await;
-    for (name, password) in [("ab", "password-1"), ("a b c", "password-1"), ("élodie", "password-1"), ("x".repeat(21).as_str(), "password-1"), ("frank", "short"), ("frank", &"p".repeat(201))] {
+    for (name, password) in [
+        ("ab", "password-1"),
+        ("a b c", "password-1"),
+        ("élodie", "password-1"),
+        ("x".repeat(21).as_str(), "password-1"),
+        ("frank", "short"),
+        ("frank", &"p".repeat(201)),
+    ] {
         let a = call(addr, "POST", "/api/accounts", Some(json!({"name": name, "password": password})), &[]).await;
         assert_eq!(a.status, 400, "{name}");
         assert_eq!(a.json["code"], "bad_account");

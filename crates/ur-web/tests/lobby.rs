@@ -103,7 +103,8 @@ async fn quick_match_pairs_two_players_asking_the_same() {
     assert_eq!(other.json["matched"], false, "{}", other.json);
     let first = call(addr, "POST", "/api/seeks", Some(seek_body(json!({"clock": clock, "quick": true}))), &[]).await;
     assert_eq!(first.json["matched"], false, "{}", first.json);
-    let slower = call(addr, "POST", "/api/seeks", Some(seek_body(json!({"clock": {"initial_s": 300, "increment_s": 3}, "quick": true}))), &[]).await;
+    let slower =
+        call(addr, "POST", "/api/seeks", Some(seek_body(json!({"clock": {"initial_s": 300, "increment_s": 3}, "quick": true}))), &[]).await;
     assert_eq!(slower.json["matched"], false);
 
     let id = first.json["id"].as_str().unwrap().to_string();

@@ -41,7 +41,14 @@ async fn two_servers_on_postgres_share_a_lobby() {
 
     let mut watcher = LobbySocket::open(b, "").await;
     watcher.next().await;
-    let seek = ok(call(a, "POST", "/api/seeks", Some(json!({"rules": "finkel", "options": {"pieces": "3"}, "rated": true})), &[("Cookie", &alice)]).await);
+    let seek = ok(call(
+        a,
+        "POST",
+        "/api/seeks",
+        Some(json!({"rules": "finkel", "options": {"pieces": "3"}, "rated": true})),
+        &[("Cookie", &alice)],
+    )
+    .await);
     let (id, secret) = (seek["id"].as_str().unwrap(), seek["secret"].as_str().unwrap());
     let mut seeker = LobbySocket::open(a, &format!("?seek={id}&secret={secret}")).await;
     let seen = watcher.until(|m| lists_seek(m, id)).await;

@@ -12,7 +12,14 @@ use ur_web::client::Client;
 
 /// Alice's rated seek accepted by Bob, played to the end; the game's id and last view.
 async fn rated_game(addr: std::net::SocketAddr, alice: &str, bob: &str) -> (String, Value) {
-    let seek = ok(call(addr, "POST", "/api/seeks", Some(json!({"rules": "finkel", "options": {"pieces": "3"}, "rated": true})), &[("Cookie", alice)]).await);
+    let seek = ok(call(
+        addr,
+        "POST",
+        "/api/seeks",
+        Some(json!({"rules": "finkel", "options": {"pieces": "3"}, "rated": true})),
+        &[("Cookie", alice)],
+    )
+    .await);
     let (id, secret) = (seek["id"].as_str().unwrap(), seek["secret"].as_str().unwrap());
     let mut lobby = LobbySocket::open(addr, &format!("?seek={id}&secret={secret}")).await;
     lobby.next().await;
@@ -90,7 +97,14 @@ async fn an_unrated_game_or_one_without_two_accounts_changes_no_rating() {
     let addr = common::server(dir.path(), common::fast).await;
     let alice = register(addr, "alice").await;
     // Alice plays an anonymous player in an unrated game created while signed in.
-    let g = ok(call(addr, "POST", "/api/games", Some(json!({"rules": "finkel", "options": {"pieces": "3"}, "mode": "online", "seat": "light"})), &[("Cookie", &alice)]).await);
+    let g = ok(call(
+        addr,
+        "POST",
+        "/api/games",
+        Some(json!({"rules": "finkel", "options": {"pieces": "3"}, "mode": "online", "seat": "light"})),
+        &[("Cookie", &alice)],
+    )
+    .await);
     let id = g["id"].as_str().unwrap();
     let invite = g["invite"].as_str().unwrap().split("token=").nth(1).unwrap();
     let mut a = Client::join(addr, id, g["token"].as_str()).await;

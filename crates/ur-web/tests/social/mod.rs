@@ -7,10 +7,9 @@ use std::net::SocketAddr;
 
 use futures_util::StreamExt;
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
-use ur_web::client::{over, Client, WAIT};
+use ur_web::client::{over, request, Client, WAIT};
 
 /// An answer: its status, head and JSON body.
 pub struct Answer {
@@ -36,34 +35,9 @@ impl Answer {
 
 /// One request with extra headers (`Cookie`, `Origin`...).
 pub async fn call(addr: SocketAddr, method: &str, path: &str, body: Option<Value>, headers: &[(&str, &str)]) -> Answer {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let extra: String = headers.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut out = Vec::new();
-    tokio::time::timeout(WAIT, s.read_to_end(&mut out)).await.expect("an HTTP answer in time").unwrap();
-    let text = String::from_utf8_lossy(&out).to_string();
-    let status = text.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let rest = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
-    Answer { status, head: head.to_string(), json: serde_json::from_str(&rest).unwrap_or(Value::Null) }
-}
-
-fn dechunk(mut s: &str) -> String {
-    let mut out = String::new();
-    while let Some((len, rest)) = s.split_once("\r\n") {
-        let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
-        if n == 0 {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        s = &rest[n + 2..];
-    }
-    out
+    let body = body.map(|b| b.to_string());
+    let (status, head, rest) = request(addr, method, path, body.as_deref(), headers).await;
+    Answer { status, head, json: serde_json::from_str(&rest).unwrap_or(Value::Null) }
 }
 
 /// The JSON of an answer that must be a success.
