@@ -198,8 +198,8 @@ pub async fn register(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Response {
-    if !hub.may_create(addr.ip()) {
-        return refuse(StatusCode::TOO_MANY_REQUESTS, "rate_limited", "this address registers too fast: wait a moment");
+    if let Some(r) = crate::http::too_fast(&hub, addr.ip(), "registers accounts") {
+        return r;
     }
     let c = match credentials(&body) {
         Ok(c) => c,

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use axum::body::Body;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
@@ -204,6 +204,13 @@ pub fn refuse(status: StatusCode, code: &str, message: impl Into<String>) -> Res
     (status, Json(json!({"t": "error", "code": code, "message": message.into()}))).into_response()
 }
 
+/// The refusal of a creation (a game, a seek, an account) over the
+/// address's rate, which all creations share; `None` when it may go on.
+pub fn too_fast(hub: &Hub, ip: IpAddr, what: &str) -> Option<Response> {
+    let m = format!("this address {what} too fast: at most {} a second, wait a moment", hub.cfg.games_per_second);
+    (!hub.may_create(ip)).then(|| refuse(StatusCode::TOO_MANY_REQUESTS, "rate_limited", m))
+}
+
 fn content_type(path: &str) -> &'static str {
     match path.rsplit('.').next().unwrap_or("") {
         "html" => "text/html; charset=utf-8",
@@ -345,9 +352,8 @@ async fn create(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Response {
-    if !hub.may_create(addr.ip()) {
-        let m = format!("this address creates games too fast: at most {} a second", hub.cfg.games_per_second);
-        return refuse(StatusCode::TOO_MANY_REQUESTS, "rate_limited", m);
+    if let Some(r) = too_fast(&hub, addr.ip(), "creates games") {
+        return r;
     }
     let req: CreateReq = match serde_json::from_slice(&body) {
         Ok(r) => r,

@@ -227,9 +227,8 @@ async fn create_seek(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Response {
-    if !hub.may_create(addr.ip()) {
-        let m = format!("this address makes seeks too fast: at most {} a second", hub.cfg.games_per_second);
-        return refuse(StatusCode::TOO_MANY_REQUESTS, "rate_limited", m);
+    if let Some(r) = crate::http::too_fast(&hub, addr.ip(), "makes seeks") {
+        return r;
     }
     let req: SeekReq = match serde_json::from_slice(&body) {
         Ok(r) => r,
