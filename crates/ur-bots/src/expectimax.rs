@@ -71,10 +71,22 @@ impl Context {
     }
 }
 
+/// What a search reads at its leaves: the win probability of the side to
+/// move at the start of its turn (the learned linear evaluation, or a network).
+pub trait LeafValue: Sync {
+    fn value(&self, st: &State) -> f64;
+}
+
+impl LeafValue for Evaluator {
+    fn value(&self, st: &State) -> f64 {
+        Evaluator::value(self, st)
+    }
+}
+
 /// The expectiminimax search on [`State`] (rules without named pieces).
-pub struct Search<'a> {
+pub struct Search<'a, E: LeafValue + ?Sized = Evaluator> {
     rules: &'a Rules,
-    eval: &'a Evaluator,
+    eval: &'a E,
     throws: &'a [(Throw, f64)],
     /// Positions evaluated or expanded.
     pub nodes: u64,
@@ -82,8 +94,8 @@ pub struct Search<'a> {
     stopped: bool,
 }
 
-impl<'a> Search<'a> {
-    pub fn new(rules: &'a Rules, eval: &'a Evaluator, throws: &'a [(Throw, f64)]) -> Search<'a> {
+impl<'a, E: LeafValue + ?Sized> Search<'a, E> {
+    pub fn new(rules: &'a Rules, eval: &'a E, throws: &'a [(Throw, f64)]) -> Search<'a, E> {
         Search { rules, eval, throws, nodes: 0, deadline: None, stopped: false }
     }
 
@@ -244,9 +256,20 @@ impl ExpectimaxBot {
     }
 
     fn decide_fast(&mut self, game: &Game) -> Action {
-        let limit = self.limit;
         let ctx = Context::for_rules(&mut self.ctx, game.rules());
         let mut search = Search::new(&ctx.rules, &ctx.eval, &ctx.throws);
+        let (action, depth) = search.decide(game, self.limit);
+        self.last_nodes = search.nodes;
+        self.last_depth = depth;
+        action
+    }
+}
+
+impl<E: LeafValue + ?Sized> Search<'_, E> {
+    /// The decision in a race game (without named pieces) searched to
+    /// `limit`, deepening one turn at a time, and the depth finished.
+    pub fn decide(&mut self, game: &Game, limit: Limit) -> (Action, u32) {
+        let search = self;
         let st = *game.state();
         // Deepen one turn at a time: the shallower searches order the moves.
         let (max_depth, deadline) = match limit {
@@ -302,9 +325,7 @@ impl ExpectimaxBot {
             }
             p => panic!("bot asked to decide in phase {p:?}"),
         };
-        self.last_nodes = search.nodes;
-        self.last_depth = depth_done;
-        action
+        (action, depth_done)
     }
 }
 

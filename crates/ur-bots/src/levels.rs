@@ -31,6 +31,7 @@ use ur_rules::{Action, AnyAction, AnyGame, Choice, Game, Phase, Rules};
 use crate::expectimax::{Context, ExpectimaxBot, GameSearch, Limit, Search};
 use crate::generic::{one_move_values, open_actions};
 use crate::mcts::{Budget, MctsBot};
+use crate::net::NetBot;
 use crate::{Bot, Oracle, PerfectBot};
 
 /// The search depth of level 4 on race sets.
@@ -42,6 +43,11 @@ pub const LEVEL4_DEPTH: u32 = 2;
 pub const LEVEL4_BLUNDERS: f64 = 0.05;
 /// The search depth of level 5 when no table serves the rules.
 pub const LEVEL5_DEPTH: u32 = 3;
+/// Rolls searched beyond the move by level 5 where a network judges the
+/// positions (`net:2`) and no table serves the rules.
+pub const LEVEL5_NET_PLIES: u32 = 2;
+/// The same for level 4 (`net:0`, with its blunders).
+pub const LEVEL4_NET_PLIES: u32 = 0;
 /// `mcts` playouts of levels 4 and 5 on families beyond the race, where
 /// the tree search beats the generic expectimax (on `ludens-akalandung`,
 /// `expectimax:2` lost 37.5% to 62.5% to level 3 in 2,000 games).
@@ -243,17 +249,28 @@ pub struct TopBot {
     name: String,
     perfect: Option<(PerfectBot, String)>,
     search: ExpectimaxBot,
+    /// The search with a network at the leaves, where one serves the rules.
+    net: NetBot,
     /// The search for the families beyond the race.
     generic_search: ExpectimaxBot,
-    /// The rules last checked, and whether the table serves them.
-    checked: Option<(Arc<Rules>, bool)>,
+    /// The rules last checked, and what serves them.
+    checked: Option<(Arc<Rules>, Judge)>,
+}
+
+/// What judges a race game's positions for [`TopBot`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Judge {
+    Table,
+    Network,
+    Evaluation,
 }
 
 impl TopBot {
-    pub fn new(name: String, oracle: Option<&Oracle>, depth: u32) -> TopBot {
+    pub fn new(name: String, oracle: Option<&Oracle>, depth: u32, net_plies: u32) -> TopBot {
         let perfect = oracle.map(|o| (PerfectBot::new(o.clone()), ur_solve::table::fingerprint(o.rules())));
         TopBot {
             search: ExpectimaxBot::named(name.clone(), Limit::Depth(depth)),
+            net: NetBot::with_plies(name.clone(), net_plies),
             generic_search: ExpectimaxBot::named(name.clone(), Limit::Depth(depth.min(LEVEL5_GENERIC_DEPTH))),
             name,
             perfect,
@@ -293,15 +310,24 @@ impl Bot for TopBot {
 }
 
 impl TopBot {
-    /// Perfect play from the table when it serves the rules, else the search.
+    /// Perfect play from the table when it serves the rules, else the
+    /// search with the network where one serves them, else the search
+    /// with the linear evaluation.
     pub fn decide_race(&mut self, game: &Game) -> Action {
         let rules = game.rules();
         if !self.checked.as_ref().is_some_and(|(r, _)| Arc::ptr_eq(r, rules)) {
-            let fits = self.perfect.as_ref().is_some_and(|(_, fp)| *fp == ur_solve::table::fingerprint(rules));
-            self.checked = Some((rules.clone(), fits));
+            let judge = if self.perfect.as_ref().is_some_and(|(_, fp)| *fp == ur_solve::table::fingerprint(rules)) {
+                Judge::Table
+            } else if !self.search.generic && crate::net::builtin(rules).is_some() {
+                Judge::Network
+            } else {
+                Judge::Evaluation
+            };
+            self.checked = Some((rules.clone(), judge));
         }
-        match (&mut self.perfect, self.checked.as_ref().is_some_and(|c| c.1)) {
-            (Some((p, _)), true) => p.decide_race(game),
+        match (&mut self.perfect, self.checked.as_ref().map(|c| c.1)) {
+            (Some((p, _)), Some(Judge::Table)) => p.decide_race(game),
+            (_, Some(Judge::Network)) => self.net.decide_race(game),
             _ => self.search.decide_race(game),
         }
     }
@@ -379,7 +405,7 @@ pub fn level_bot_with(level: u8, seed: u64, oracle: Option<&Oracle>, generic: bo
         4 => {
             let search = ByFamily::boxed(
                 name,
-                ExpectimaxBot::named("level4".into(), Limit::Depth(LEVEL4_DEPTH)).generic(generic),
+                TopBot::new("level4".into(), None, LEVEL4_DEPTH, LEVEL4_NET_PLIES).generic(generic),
                 (LEVEL4_PLAYOUTS, &[]),
                 seed,
             );
@@ -388,7 +414,7 @@ pub fn level_bot_with(level: u8, seed: u64, oracle: Option<&Oracle>, generic: bo
         5 => {
             return Some(ByFamily::boxed(
                 name,
-                TopBot::new("level5".into(), oracle, LEVEL5_DEPTH).generic(generic),
+                TopBot::new("level5".into(), oracle, LEVEL5_DEPTH, LEVEL5_NET_PLIES).generic(generic),
                 (LEVEL5_PLAYOUTS, LEVEL5_PLAYOUTS_BY_RULES),
                 seed,
             ))

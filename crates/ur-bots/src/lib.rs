@@ -6,6 +6,7 @@
 //! | `greedy` | a one-move heuristic |
 //! | `expectimax:D`, `expectimax:50ms` | expectiminimax over the dice, `D` turns deep (default 2) or deepening within a time budget; the learned evaluation ([`eval`]) at the leaves |
 //! | `mcts:N`, `mcts:100ms` | Monte Carlo tree search with chance nodes, `N` playouts (default 2000) or a time budget |
+//! | `net`, `net:N`, `net:50ms` | the move the neural network ([`net`]) values most, or expectiminimax `N` rolls deeper with the network at the leaves |
 //! | `perfect` | from a table solved by `ur solve` (see [`Oracle`]) |
 //! | `noisy:T[:B]` | one-move lookahead choosing by a soft-max of temperature `T` over win probabilities, and a random decision with probability `B` ([`NoisyBot`]) |
 //! | `level1` .. `level5` | difficulty levels, weakest to strongest ([`levels`]) |
@@ -32,6 +33,7 @@ pub mod generic;
 pub mod hint;
 pub mod levels;
 pub mod mcts;
+pub mod net;
 pub mod review;
 pub mod review_any;
 pub mod rollout;
@@ -132,12 +134,12 @@ pub fn play_race(
 /// The bots [`make_bot_with_table`] knows (`expectimax` and `mcts` also
 /// take a depth, playouts or a time budget after a colon).
 pub const BOT_NAMES: &[&str] =
-    &["random", "greedy", "expectimax", "mcts", "noisy", "perfect", "level1", "level2", "level3", "level4", "level5"];
+    &["random", "greedy", "expectimax", "mcts", "net", "noisy", "perfect", "level1", "level2", "level3", "level4", "level5"];
 
 /// Why a bot cannot be made, or a table cannot serve a rule set.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum BotError {
-    #[error("unknown bot '{0}'; bots: random, greedy, expectimax[:DEPTH|:MSms], mcts[:PLAYOUTS|:MSms], noisy:TEMPERATURE[:BLUNDER], perfect, level1..level5")]
+    #[error("unknown bot '{0}'; bots: random, greedy, expectimax[:DEPTH|:MSms], mcts[:PLAYOUTS|:MSms], net[:PLIES|:MSms], noisy:TEMPERATURE[:BLUNDER], perfect, level1..level5")]
     Unknown(String),
     #[error("the perfect bot needs a table solved for these rules, and none was given or found in the table store")]
     NeedsTable,
@@ -145,6 +147,8 @@ pub enum BotError {
     WrongRules { path: String, table: String, given: String, solve: String },
     #[error("{path} cannot serve '{rules}': {why}")]
     Unsupported { path: String, rules: String, why: String },
+    #[error("no trained network judges '{rules}' positions; train one with `ur train-net --rules {rules}` and pass it with `--net FILE`, or use another bot")]
+    NoNetwork { rules: String },
     #[error(
         "the {bot} bot plays race rule sets only, and '{rules}' is not one; use random, greedy, expectimax, mcts, noisy or level1..level5"
     )]
@@ -205,6 +209,7 @@ fn build_bot(name: &str, seed: u64, table: Option<&Oracle>, generic: bool) -> Re
         ("expectimax", Some(a)) => Ok(Box::new(ExpectimaxBot::new(Limit::parse(a).ok_or_else(unknown)?).generic(generic))),
         ("mcts", None) => Ok(Box::new(MctsBot::new(Budget::Playouts(mcts::DEFAULT_PLAYOUTS), seed).generic(generic))),
         ("mcts", Some(a)) => Ok(Box::new(MctsBot::new(Budget::parse(a).ok_or_else(unknown)?, seed).generic(generic))),
+        ("net", a) if !generic => Ok(Box::new(net::NetBot::parse(a).ok_or_else(unknown)?)),
         ("noisy", Some(a)) => {
             let (t, b) = a.split_once(':').unwrap_or((a, "0"));
             let t = t.parse::<f64>().ok().filter(|t| *t > 0.0 && t.is_finite()).ok_or_else(unknown)?;

@@ -26,7 +26,7 @@ use ur_rules::{Extra, Rules, Side, State, Throw};
 
 use crate::chance::merged_throws;
 use crate::eval::{square_feature_count, Evaluator, NF};
-use crate::expectimax::Search;
+use crate::expectimax::{LeafValue, Search};
 use crate::simple::GreedyBot;
 use crate::train;
 
@@ -59,6 +59,19 @@ pub struct SelfPlayConfig {
     pub seed: u64,
 }
 
+impl SelfPlayConfig {
+    pub(crate) fn play_settings(&self) -> PlaySettings {
+        PlaySettings { max_turns: self.max_turns, keep: self.keep, backup_depth: self.backup_depth }
+    }
+}
+
+/// How a self-play game is played and which of its positions are kept.
+pub(crate) struct PlaySettings {
+    pub max_turns: u32,
+    pub keep: f64,
+    pub backup_depth: u32,
+}
+
 /// What one iteration did.
 #[derive(Clone, Debug, Serialize)]
 pub struct IterationReport {
@@ -78,21 +91,21 @@ pub struct IterationReport {
 }
 
 /// One turn start of a game.
-struct Step {
-    st: State,
+pub(crate) struct Step {
+    pub st: State,
     /// The one-roll backup.
-    backup: f64,
+    pub backup: f64,
     /// The backup searched `backup_depth` turns, for kept positions.
     deep: f64,
     /// The move was the model's own (not a random one).
     greedy: bool,
     /// How the next turn start relates to this one.
-    link: Link,
-    keep: bool,
+    pub link: Link,
+    pub keep: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Link {
+pub(crate) enum Link {
     /// The move won the game.
     Won,
     /// The same side moves next (an extra roll).
@@ -151,7 +164,7 @@ pub fn self_play_fit(
             // Spread the greedy games evenly over the iteration.
             let share = |k: u32| (f64::from(k) * cfg.greedy_games).floor();
             let greedy = (share(g + 1) > share(g)).then_some(if g % 2 == 0 { Side::Light } else { Side::Dark });
-            let (steps, first_won) = play(rules, &ev, &throws, eps, greedy, cfg, &mut rng);
+            let (steps, first_won) = play(rules, &ev, &throws, eps, greedy, &cfg.play_settings(), &mut rng);
             turns += steps.len() as u64;
             cut += u32::from(steps.last().is_some_and(|s| s.link == Link::Cut));
             first_wins += u32::from(first_won);
@@ -246,13 +259,13 @@ pub fn fit_dense(rows: &[Vec<f64>], y: &[f64], l2: f64) -> Vec<f64> {
 
 /// Plays one game with one-move lookahead and random moves at rate `eps`:
 /// its turn starts, and whether the side that moved first won.
-fn play(
+pub(crate) fn play<E: LeafValue>(
     rules: &Rules,
-    ev: &Evaluator,
+    ev: &E,
     throws: &[(Throw, f64)],
     eps: f64,
     greedy_side: Option<Side>,
-    cfg: &SelfPlayConfig,
+    cfg: &PlaySettings,
     rng: &mut impl RngCore,
 ) -> (Vec<Step>, bool) {
     let mut search = Search::new(rules, ev, throws);
@@ -310,7 +323,7 @@ fn play(
 }
 
 /// The TD(λ) targets of a game's turn starts, from each mover's side.
-fn targets(steps: &[Step], lambda: f64) -> Vec<f64> {
+pub(crate) fn targets(steps: &[Step], lambda: f64) -> Vec<f64> {
     let mut out = vec![0.0; steps.len()];
     let mut next = 0.0;
     for (i, s) in steps.iter().enumerate().rev() {
@@ -327,7 +340,7 @@ fn targets(steps: &[Step], lambda: f64) -> Vec<f64> {
     out
 }
 
-fn roll(rules: &Rules, rng: &mut impl RngCore) -> Throw {
+pub(crate) fn roll(rules: &Rules, rng: &mut impl RngCore) -> Throw {
     let raw = rules.dice().sample_bits(rng.next_u64());
     rules.throw(raw).expect("the dice only show outcomes the rules map")
 }

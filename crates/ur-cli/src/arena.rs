@@ -75,14 +75,22 @@ pub struct MeasureArgs {
     /// train-selfplay`), to measure a candidate.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
+    /// A network written by `ur train-net`, for the `net` bots on the rules
+    /// it was trained for, instead of a built-in one (repeat for several rule sets).
+    #[arg(long, value_name = "FILE")]
+    pub net: Vec<PathBuf>,
 }
 
 impl MeasureArgs {
-    /// Installs the --weights file, if any; returns its text.
+    /// Installs the --weights file, if any, and the --net files; returns
+    /// the weights file's text.
     ///
     /// # Errors
-    /// The file cannot be read or is not a weights file for this build.
+    /// A file cannot be read or is not a weights or network file for this build.
     pub fn install_weights(&self) -> Result<Option<String>> {
+        for path in &self.net {
+            crate::files::install_net(path)?;
+        }
         self.weights.as_deref().map(crate::files::install_weights).transpose()
     }
 }

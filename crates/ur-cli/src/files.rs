@@ -38,6 +38,15 @@ pub fn install_weights(path: &Path) -> Result<String> {
     Ok(text)
 }
 
+/// Makes the network in `path` the one the `net` bots use on the rules it
+/// was trained for (`--net FILE`).
+pub fn install_net(path: &Path) -> Result<()> {
+    let text = read_text(path)?;
+    let file = ur_bots::net::NetFile::parse(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    ur_bots::net::install(file);
+    Ok(())
+}
+
 fn read_text(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     String::from_utf8(bytes).map_err(|_| anyhow!("{}: not a weights file (not UTF-8 text)", path.display()))

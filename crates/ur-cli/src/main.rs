@@ -15,6 +15,7 @@ mod serve;
 mod signals;
 mod solve_cmd;
 mod train_eval;
+mod train_net;
 mod train_selfplay;
 mod train_table;
 
@@ -64,6 +65,8 @@ enum Command {
     Review(review::ReviewCmd),
     /// Fit the race evaluation to solved tables and write its weights.
     TrainEval(train_eval::TrainEvalCmd),
+    /// Train a race rule set's neural evaluation by self-play and write the network the `net` bots read.
+    TrainNet(train_net::TrainNetCmd),
     /// Fit the race evaluation of one rule set by self-play and add it to a weights file.
     TrainSelfplay(train_selfplay::TrainSelfPlayCmd),
     /// Fit one rule set's race evaluation to a solved table of the full game and add it to a weights file.
@@ -94,6 +97,7 @@ fn main() -> ExitCode {
         Command::Regret(c) => c.run(),
         Command::Review(c) => c.run(),
         Command::TrainEval(c) => c.run(),
+        Command::TrainNet(c) => c.run(),
         Command::TrainSelfplay(c) => c.run(),
         Command::TrainTable(c) => c.run(),
     };

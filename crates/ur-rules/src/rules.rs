@@ -87,6 +87,18 @@ impl Rules {
         Rules::compile(spec, options)
     }
 
+    /// The same rules with `pieces` pieces per side.
+    ///
+    /// # Errors
+    /// A piece count the rules cannot take (named birds: at most five).
+    pub fn with_pieces(&self, pieces: u8) -> Result<Rules, SpecError> {
+        let mut spec = self.spec.clone();
+        spec.pieces = pieces;
+        let mut options = self.options.clone();
+        options.insert("pieces".into(), crate::spec::OptionValue::Int(i64::from(pieces)));
+        Rules::compile(spec, options)
+    }
+
     fn compile(spec: RaceSpec, options: Options) -> Result<Rules, SpecError> {
         let id = spec.id.clone();
         let invalid = |field: &str, problem: String| SpecError::Invalid { rules: id.clone(), field: field.into(), problem };

@@ -1,0 +1,256 @@
+//! Training a race network by self-play: TD(λ) with the one-roll backup,
+//! as the linear self-play fit ([`crate::selfplay`]) does, with the network
+//! in place of the linear model and stochastic gradient steps (Adam) in
+//! place of the exact fit.
+//!
+//! Each iteration plays `games_per_iteration` games in parallel with the
+//! current network choosing by one-move lookahead (random moves at a rate
+//! that varies by game), computes the TD(λ) target of every kept turn start,
+//! and takes `epochs` passes of minibatch steps over them. A game is a pure
+//! function of the network and its seed (derived from the run's seed, the
+//! iteration and the game's number), and a minibatch's gradient is summed
+//! over fixed chunks in a fixed order, so a run is the same for a seed
+//! whatever the number of threads.
+
+use std::sync::Arc;
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use ur_rules::Rules;
+
+use super::encode::RaceEncoder;
+use super::mlp::{Adam, Mlp};
+use super::RaceNet;
+use crate::chance::merged_throws;
+use crate::selfplay::{play, targets, Link, PlaySettings};
+
+/// Settings of a training run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NetTrainConfig {
+    /// Games in all.
+    pub games: u64,
+    pub games_per_iteration: u32,
+    pub hidden: usize,
+    /// The TD(λ) mixing of the one-roll backup and the rest of the game.
+    pub lambda: f64,
+    /// The highest random-move rate: game `g` plays random moves at
+    /// `explore * (g mod 4) / 3`.
+    pub explore: f64,
+    /// The share of turn starts trained on.
+    pub keep: f64,
+    pub learning_rate: f32,
+    /// The learning rate falls linearly to this share of itself by the last game.
+    pub final_rate: f32,
+    pub epochs: u32,
+    pub batch: usize,
+    pub max_turns: u32,
+    pub seed: u64,
+}
+
+impl Default for NetTrainConfig {
+    fn default() -> Self {
+        NetTrainConfig {
+            games: 100_000,
+            games_per_iteration: 1000,
+            hidden: 64,
+            lambda: 0.7,
+            explore: 0.2,
+            keep: 0.5,
+            learning_rate: 2e-3,
+            final_rate: 0.1,
+            epochs: 1,
+            batch: 128,
+            max_turns: 2000,
+            seed: 1,
+        }
+    }
+}
+
+/// What one iteration did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NetReport {
+    pub iteration: u32,
+    pub games_done: u64,
+    pub positions: usize,
+    /// RMS difference between the playing network and the targets, pp.
+    pub before_rmse_pp: f64,
+    /// The same after the iteration's steps.
+    pub after_rmse_pp: f64,
+    /// Mean turn starts per game.
+    pub mean_turns: f64,
+}
+
+/// A run in progress: everything a checkpoint holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trainer {
+    pub rules: String,
+    pub pieces: u8,
+    pub config: NetTrainConfig,
+    pub net: Mlp,
+    pub adam: Adam,
+    pub games_done: u64,
+    pub reports: Vec<NetReport>,
+}
+
+/// Gradients are summed over chunks of this many positions, in order.
+const CHUNK: usize = 32;
+
+impl Trainer {
+    pub fn new(rules: &Arc<Rules>, config: NetTrainConfig) -> Trainer {
+        let inputs = RaceEncoder::new(rules.clone()).len();
+        let net = Mlp::new(inputs, config.hidden, config.seed);
+        let adam = Adam::new(net.params.len());
+        Trainer { rules: rules.id().to_string(), pieces: rules.pieces(), config, net, adam, games_done: 0, reports: Vec::new() }
+    }
+
+    pub fn done(&self) -> bool {
+        self.games_done >= self.config.games
+    }
+
+    /// Plays and learns from one iteration of games.
+    pub fn step(&mut self, rules: &Arc<Rules>) -> NetReport {
+        let cfg = self.config.clone();
+        let cfg = &cfg;
+        let iteration = self.reports.len() as u32;
+        let n_games = u64::from(cfg.games_per_iteration).min(cfg.games - self.games_done);
+        let encoder = RaceEncoder::new(rules.clone());
+        let player = RaceNet::from_parts(encoder.clone(), self.net.clone());
+        let throws = merged_throws(rules);
+        let settings = PlaySettings { max_turns: cfg.max_turns, keep: cfg.keep, backup_depth: 1 };
+        let games: Vec<(Vec<(Vec<f32>, f32)>, usize)> = (0..n_games)
+            .into_par_iter()
+            .map(|g| {
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(game_seed(cfg.seed, iteration, g));
+                let eps = cfg.explore * (g % 4) as f64 / 3.0;
+                let (steps, _) = play(rules, &player, &throws, eps, None, &settings, &mut rng);
+                let ys = targets(&steps, cfg.lambda);
+                let kept = steps
+                    .iter()
+                    .zip(ys)
+                    .filter(|(s, _)| s.keep && s.link != Link::Cut)
+                    .map(|(s, y)| {
+                        let mut x = vec![0.0; encoder.len()];
+                        encoder.encode(&s.st, &mut x);
+                        (x, y as f32)
+                    })
+                    .collect();
+                (kept, steps.len())
+            })
+            .collect();
+        let turns: usize = games.iter().map(|g| g.1).sum();
+        let samples: Vec<(Vec<f32>, f32)> = games.into_iter().flat_map(|g| g.0).collect();
+        let before = rmse(&self.net, &samples);
+        let progress = self.games_done as f32 / cfg.games.max(1) as f32;
+        let lr = cfg.learning_rate * (1.0 - progress * (1.0 - cfg.final_rate));
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(game_seed(cfg.seed ^ 0x5eed, iteration, u64::MAX));
+        let mut order: Vec<usize> = (0..samples.len()).collect();
+        for _ in 0..cfg.epochs {
+            order.shuffle(&mut rng);
+            for batch in order.chunks(cfg.batch.max(1)) {
+                self.minibatch(&samples, batch, lr);
+            }
+        }
+        self.games_done += n_games;
+        let report = NetReport {
+            iteration: iteration + 1,
+            games_done: self.games_done,
+            positions: samples.len(),
+            before_rmse_pp: before,
+            after_rmse_pp: rmse(&self.net, &samples),
+            mean_turns: turns as f64 / n_games.max(1) as f64,
+        };
+        self.reports.push(report.clone());
+        report
+    }
+
+    fn minibatch(&mut self, samples: &[(Vec<f32>, f32)], batch: &[usize], lr: f32) {
+        let net = &self.net;
+        let parts: Vec<Vec<f32>> = batch
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let mut g = vec![0.0f32; net.params.len()];
+                for &i in chunk {
+                    net.add_gradient(&samples[i].0, samples[i].1, &mut g);
+                }
+                g
+            })
+            .collect();
+        let mut grad = vec![0.0f32; self.net.params.len()];
+        for part in parts {
+            for (a, b) in grad.iter_mut().zip(part) {
+                *a += b;
+            }
+        }
+        let scale = 1.0 / batch.len() as f32;
+        grad.iter_mut().for_each(|g| *g *= scale);
+        self.adam.step(&mut self.net.params, &grad, lr);
+    }
+}
+
+/// A game's seed: the run's seed, the iteration and the game's number mixed.
+fn game_seed(seed: u64, iteration: u32, game: u64) -> u64 {
+    let mut z = seed ^ u64::from(iteration).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ game.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// RMS difference between the network's values and the targets, pp.
+fn rmse(net: &Mlp, samples: &[(Vec<f32>, f32)]) -> f64 {
+    // Summed in order, so the figure does not depend on the threads.
+    let squares: Vec<f64> = samples.par_iter().map(|(x, y)| f64::from(net.value(x) - y).powi(2)).collect();
+    let sum: f64 = squares.iter().sum();
+    let rms = 100.0 * (sum / samples.len().max(1) as f64).sqrt();
+    (rms * 1e4).round() / 1e4
+}
+
+#[cfg(test)]
+mod tests {
+    use ur_rules::{OptionValue, Options};
+
+    use super::*;
+
+    fn finkel(pieces: i64) -> Arc<Rules> {
+        let opts: Options = [("pieces".to_string(), OptionValue::Int(pieces))].into();
+        Arc::new(Rules::builtin_with("finkel", &opts).unwrap())
+    }
+
+    fn run(threads: usize) -> Trainer {
+        let rules = finkel(2);
+        let cfg = NetTrainConfig { games: 60, games_per_iteration: 20, hidden: 8, ..NetTrainConfig::default() };
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let mut t = Trainer::new(&rules, cfg);
+            while !t.done() {
+                t.step(&rules);
+            }
+            t
+        })
+    }
+
+    #[test]
+    fn training_is_deterministic_for_a_seed_whatever_the_threads() {
+        let a = run(1);
+        assert_eq!(a.games_done, 60);
+        assert_eq!(a.reports.len(), 3);
+        assert!(a.reports.iter().all(|r| r.positions > 0 && r.after_rmse_pp.is_finite()));
+        assert_eq!(a, run(1));
+        assert_eq!(a, run(2));
+    }
+
+    #[test]
+    fn a_checkpointed_run_resumes_to_the_same_network() {
+        let rules = finkel(2);
+        let cfg = NetTrainConfig { games: 40, games_per_iteration: 20, hidden: 8, ..NetTrainConfig::default() };
+        let mut whole = Trainer::new(&rules, cfg.clone());
+        whole.step(&rules);
+        let saved = serde_json::to_string(&whole).unwrap();
+        whole.step(&rules);
+        let mut resumed: Trainer = serde_json::from_str(&saved).unwrap();
+        resumed.step(&rules);
+        assert_eq!(whole, resumed);
+    }
+}
