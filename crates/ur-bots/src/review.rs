@@ -12,7 +12,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use ur_rules::{Action, Choice, Game, GameError, GameRecord, Move, Phase, RecordError, Rules, Side, State, Throw};
 
-use crate::expectimax::{Context, GameSearch, Search};
+use crate::expectimax::{Context, GameSearch, LeafValue, Search};
 use crate::Oracle;
 
 /// Where a judge's win probabilities come from.
@@ -23,8 +23,41 @@ pub enum Judge {
     Search { ctx: Box<SearchContext>, depth: u32 },
 }
 
-/// The search's view of the rules (opaque).
-pub struct SearchContext(Context);
+/// The search's view of the rules (opaque): its context and what it reads
+/// at the leaves (the network where one serves the rules, else the linear
+/// evaluation).
+pub struct SearchContext(Context, Leaf);
+
+/// A search's leaf evaluation.
+pub(crate) enum Leaf {
+    Linear(crate::Evaluator),
+    Net(Box<crate::net::RaceNet>),
+}
+
+impl LeafValue for Leaf {
+    #[inline]
+    fn value(&self, st: &State) -> f64 {
+        match self {
+            Leaf::Linear(e) => e.value(st),
+            Leaf::Net(n) => n.value(st),
+        }
+    }
+}
+
+impl SearchContext {
+    fn new(rules: &Arc<Rules>) -> SearchContext {
+        let ctx = Context::new(rules);
+        let leaf = match crate::net::builtin(rules) {
+            Some(file) => Leaf::Net(Box::new(crate::net::RaceNet::new(rules, &file))),
+            None => Leaf::Linear(ctx.eval.clone()),
+        };
+        SearchContext(ctx, leaf)
+    }
+
+    fn search(&self) -> Search<'_, Leaf> {
+        Search::new(&self.0.rules, &self.1, &self.0.throws)
+    }
+}
 
 impl Judge {
     /// A judge that searches `depth` turns (at least 1) with the learned evaluation.
@@ -33,14 +66,17 @@ impl Judge {
     /// If `depth` is 0.
     pub fn search(rules: &Arc<Rules>, depth: u32) -> Judge {
         assert!(depth >= 1, "a search judge looks at least one turn ahead");
-        Judge::Search { ctx: Box::new(SearchContext(Context::new(rules))), depth }
+        Judge::Search { ctx: Box::new(SearchContext::new(rules)), depth }
     }
 
     /// How the values are made, for reports: `table` or `expectimax:D`.
     pub fn name(&self) -> String {
         match self {
             Judge::Table(_) => "table".into(),
-            Judge::Search { depth, .. } => format!("expectimax:{depth}"),
+            Judge::Search { ctx, depth } => match ctx.1 {
+                Leaf::Net(_) => format!("net:{}", depth - 1),
+                Leaf::Linear(_) => format!("expectimax:{depth}"),
+            },
         }
     }
 
@@ -59,7 +95,7 @@ impl Judge {
         }
         let v = match self {
             Judge::Table(oracle) => oracle.game_value(game).unwrap_or(0.5),
-            Judge::Search { ctx, depth } => search_value(&ctx.0, game, *depth),
+            Judge::Search { ctx, depth } => search_value(ctx, game, *depth),
         };
         if game.to_move() == side {
             v
@@ -80,7 +116,7 @@ impl Judge {
                 let _ = after.roll(raw);
                 (self.value(game, side), self.value(&after, side))
             }
-            Judge::Search { ctx, depth } => search_roll(&ctx.0, game, raw, *depth),
+            Judge::Search { ctx, depth } => search_roll(ctx, game, raw, *depth),
         }
     }
 
@@ -91,12 +127,11 @@ impl Judge {
         let mut values = match self {
             Judge::Table(oracle) => oracle.move_values(st, throw),
             Judge::Search { ctx, depth } => {
-                let ctx = &ctx.0;
-                if ctx.rules.named_pieces() {
+                if ctx.0.rules.named_pieces() {
                     return None;
                 }
-                let mut search = Search::new(&ctx.rules, &ctx.eval, &ctx.throws);
-                ctx.rules.legal_moves(st, throw).iter().map(|&m| (m, search.after(st, throw, m, depth - 1, 0.0, 1.0))).collect()
+                let mut search = ctx.search();
+                ctx.0.rules.legal_moves(st, throw).iter().map(|&m| (m, search.after(st, throw, m, depth - 1, 0.0, 1.0))).collect()
             }
         };
         values.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -109,9 +144,8 @@ impl Judge {
         match self {
             Judge::Table(oracle) => Some(oracle.throw_value(st, throw)),
             Judge::Search { ctx, depth } => {
-                let ctx = &ctx.0;
-                let mut search = Search::new(&ctx.rules, &ctx.eval, &ctx.throws);
-                (!ctx.rules.named_pieces()).then(|| search.throw_value(st, throw, *depth, 0.0, 1.0))
+                let mut search = ctx.search();
+                (!ctx.0.rules.named_pieces()).then(|| search.throw_value(st, throw, *depth, 0.0, 1.0))
             }
         }
     }
@@ -122,11 +156,10 @@ impl Judge {
         match self {
             Judge::Table(oracle) => Some(oracle.extra_roll(st)),
             Judge::Search { ctx, depth } => {
-                let ctx = &ctx.0;
-                if ctx.rules.named_pieces() {
+                if ctx.0.rules.named_pieces() {
                     return None;
                 }
-                let mut search = Search::new(&ctx.rules, &ctx.eval, &ctx.throws);
+                let mut search = ctx.search();
                 let mut other = *st;
                 other.set_to_move(st.to_move().other());
                 Some((search.chance(st, depth - 1, 0.0, 1.0), 1.0 - search.chance(&other, depth - 1, 0.0, 1.0)))
@@ -162,12 +195,12 @@ impl Judge {
 }
 
 /// The mover's value by search; depth is spent as [`crate::ExpectimaxBot`] spends it.
-fn search_value(ctx: &Context, game: &Game, depth: u32) -> f64 {
+fn search_value(sc: &SearchContext, game: &Game, depth: u32) -> f64 {
     if game.rules().named_pieces() {
-        return GameSearch { eval: &ctx.eval }.value(&game.without_history(), depth, game.to_move());
+        return GameSearch { eval: &sc.0.eval }.value(&game.without_history(), depth, game.to_move());
     }
     let st = game.state();
-    let mut search = Search::new(&ctx.rules, &ctx.eval, &ctx.throws);
+    let mut search = sc.search();
     match game.phase() {
         Phase::Roll => search.chance(st, depth, 0.0, 1.0),
         Phase::Move => {
@@ -175,23 +208,23 @@ fn search_value(ctx: &Context, game: &Game, depth: u32) -> f64 {
             search.throw_value(st, &throw, depth, 0.0, 1.0)
         }
         Phase::ExtraRoll => search.extra_roll(st, depth - 1, 0.0, 1.0).0,
-        Phase::Declare | Phase::Over => ctx.eval.value(st),
+        Phase::Declare | Phase::Over => sc.1.value(st),
     }
 }
 
-fn search_roll(ctx: &Context, game: &Game, raw: u8, depth: u32) -> (f64, f64) {
+fn search_roll(sc: &SearchContext, game: &Game, raw: u8, depth: u32) -> (f64, f64) {
     let me = game.to_move();
     if game.rules().named_pieces() {
         let game = game.without_history();
-        let search = GameSearch { eval: &ctx.eval };
+        let search = GameSearch { eval: &sc.0.eval };
         let mut child = game.clone();
         let _ = child.roll(raw);
         return (search.value(&game, depth, me), search.next(&child, &game, depth, me));
     }
     let st = game.state();
-    let mut search = Search::new(&ctx.rules, &ctx.eval, &ctx.throws);
+    let mut search = sc.search();
     let before = search.chance(st, depth, 0.0, 1.0);
-    let after = match ctx.rules.throw(raw) {
+    let after = match sc.0.rules.throw(raw) {
         Some(t) => search.throw_value(st, &t, depth, 0.0, 1.0),
         None => before,
     };

@@ -87,7 +87,7 @@ impl NetFile {
 }
 
 /// The networks shipped with the program, by rule set.
-const BUILTIN: &[(&str, &str)] = &[];
+const BUILTIN: &[(&str, &str)] = &[("finkel", include_str!("../../weights/net/finkel.json"))];
 
 fn builtin_files() -> &'static [NetFile] {
     static FILES: OnceLock<Vec<NetFile>> = OnceLock::new();

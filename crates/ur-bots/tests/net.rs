@@ -1,0 +1,112 @@
+//! The shipped race network against exact values, and the `net` bots.
+
+use std::sync::Arc;
+
+use rand::{Rng, SeedableRng};
+use ur_bots::expectimax::LeafValue;
+use ur_bots::net::{builtin, NetFile, RaceNet};
+use ur_bots::{make_bot, BotError, Oracle};
+use ur_rules::{AnyGame, Extra, OptionValue, Options, Rules, Side, State};
+
+fn finkel(pieces: i64) -> Arc<Rules> {
+    let opts: Options = [("pieces".to_string(), OptionValue::Int(pieces))].into();
+    Arc::new(Rules::builtin_with("finkel", &opts).unwrap())
+}
+
+fn oracle(rules: &Arc<Rules>, dir: &std::path::Path) -> Oracle {
+    use ur_solve::{solve, Indexer, Silent, SolveConfig};
+    let index = Indexer::new(rules).unwrap();
+    let sol = solve(rules, &index, &SolveConfig::default(), &Silent).unwrap();
+    let path = dir.join("t.urt");
+    ur_solve::table::write_table(&path, rules, &index, &sol.values, ur_solve::Encoding::F64, sol.residual, 1e-12).unwrap();
+    Oracle::new(Arc::new(ur_solve::Table::open(&path).unwrap()), rules.clone(), &path).unwrap()
+}
+
+/// Turn starts of random games, and the mean loss of the network's
+/// one-move choices against the table's best, in pp.
+fn measure(rules: &Arc<Rules>, oracle: &Oracle, net: &impl LeafValue) -> (f64, f64, usize) {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+    let (mut sq, mut n, mut loss, mut decisions) = (0.0, 0usize, 0.0, 0usize);
+    let mut st = State::start(rules, Side::Light);
+    while n < 4000 {
+        let exact = oracle.value(&st);
+        sq += (net.value(&st) - exact).powi(2);
+        n += 1;
+        let t = rules.throw(rules.dice().sample_bits(rng.gen())).unwrap();
+        let moves = oracle.move_values(&st, &t);
+        if moves.is_empty() {
+            st.set_to_move(st.to_move().other());
+            continue;
+        }
+        if moves.len() > 1 {
+            let best = moves.iter().map(|m| m.1).fold(0.0, f64::max);
+            let after = |m: ur_rules::Move| {
+                let mut next = st;
+                let effect = rules.apply_unchecked(&mut next, &t, m);
+                match rules.finish_move(&mut next, &effect) {
+                    Some(_) => 1.0,
+                    None if next.to_move() == st.to_move() => net.value(&next),
+                    None => 1.0 - net.value(&next),
+                }
+            };
+            let chosen = moves.iter().max_by(|a, b| after(a.0).total_cmp(&after(b.0))).unwrap();
+            loss += best - chosen.1;
+            decisions += 1;
+        }
+        let mv = moves[rng.gen_range(0..moves.len())].0;
+        let effect = rules.apply_unchecked(&mut st, &t, mv);
+        if rules.finish_move(&mut st, &effect).is_some() {
+            st = State::start(rules, Side::Dark);
+        } else if effect.extra == Extra::Optional {
+            st.set_to_move(st.to_move().other());
+        }
+    }
+    (100.0 * (sq / n as f64).sqrt(), 100.0 * loss / decisions as f64, decisions)
+}
+
+/// The shipped network was trained by self-play on 7-piece Finkel alone;
+/// a 3-piece position is a 7-piece one with four pieces of each side borne off.
+#[test]
+fn the_shipped_finkel_network_is_close_to_the_exact_three_piece_values() {
+    let rules = finkel(3);
+    let dir = tempfile::tempdir().unwrap();
+    let oracle = oracle(&rules, dir.path());
+    let file = builtin(&rules).expect("the Finkel network serves fewer pieces");
+    let net = RaceNet::new(&rules, &file);
+    let (rmse, regret, decisions) = measure(&rules, &oracle, &net);
+    // The learned linear evaluation, fitted to tables of this very game, for scale.
+    let (lin_rmse, lin_regret, _) = measure(&rules, &oracle, &ur_bots::Evaluator::new(rules.clone()));
+    eprintln!("network: rmse {rmse:.4} pp, regret {regret:.4} pp; linear: {lin_rmse:.4}, {lin_regret:.4} ({decisions} decisions)");
+    assert!(decisions > 1000, "{decisions} decisions");
+    assert!(rmse < 2.5, "RMS error {rmse:.3} pp against the table");
+    assert!(regret < 0.15, "one-move regret {regret:.4} pp");
+    assert!(rmse < lin_rmse && regret < lin_regret, "the network does no better than the linear evaluation");
+}
+
+#[test]
+fn net_bots_refuse_rules_without_a_network_and_bad_names() {
+    let bens = AnyGame::new("bens-ur", &Options::new(), Side::Light).unwrap();
+    let bot = make_bot("net:1", 1).unwrap();
+    assert!(matches!(bot.check(&bens), Err(BotError::NoNetwork { .. })));
+    let named = AnyGame::new("v1-named-birds", &Options::new(), Side::Light).unwrap();
+    assert!(matches!(bot.check(&named), Err(BotError::NoNetwork { .. })));
+    let finkel = AnyGame::new("finkel", &Options::new(), Side::Light).unwrap();
+    assert_eq!(bot.check(&finkel), Ok(()));
+    for bad in ["net:x", "net:-1", "net:99", "net:0ms"] {
+        assert!(matches!(make_bot(bad, 1), Err(BotError::Unknown(_))), "{bad}");
+    }
+}
+
+#[test]
+fn a_network_file_is_checked_when_read() {
+    let file = builtin(&finkel(7)).unwrap();
+    let text = serde_json::to_string(&*file).unwrap();
+    assert_eq!(NetFile::parse(&text).unwrap(), *file);
+    let other = text.replacen("ur-net-v1", "ur-net-v0", 1);
+    assert!(NetFile::parse(&other).unwrap_err().contains("format 'ur-net-v0'"));
+    let mut short = (*file).clone();
+    short.net.params.pop();
+    let err = NetFile::parse(&serde_json::to_string(&short).unwrap()).unwrap_err();
+    assert!(err.contains("parameters"), "{err}");
+    assert!(NetFile::parse("{}").unwrap_err().starts_with("not a network file"));
+}
