@@ -44,8 +44,8 @@ pub const LEVEL4_BLUNDERS: f64 = 0.05;
 /// The search depth of level 5 when no table serves the rules.
 pub const LEVEL5_DEPTH: u32 = 3;
 /// Rolls searched beyond the move by level 5 where a network judges the
-/// positions (`net:2`) and no table serves the rules.
-pub const LEVEL5_NET_PLIES: u32 = 2;
+/// positions (`net:3`, 4.3 ms a decision on Finkel) and no table serves the rules.
+pub const LEVEL5_NET_PLIES: u32 = 3;
 /// The same for level 4 (`net:0`, with its blunders).
 pub const LEVEL4_NET_PLIES: u32 = 0;
 /// `mcts` playouts of levels 4 and 5 on families beyond the race, where

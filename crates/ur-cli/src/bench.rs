@@ -28,10 +28,21 @@ pub struct BenchCmd {
     /// Threads (each plays games/threads games).
     #[arg(long, default_value_t = 1)]
     threads: u64,
+    /// Time the evaluations of race positions instead, on one thread: the
+    /// linear evaluation, and the network's encoding and inference (the
+    /// built-in network, or the --net file's).
+    #[arg(long)]
+    eval: bool,
+    /// A network written by `ur train-net`, for --eval.
+    #[arg(long, value_name = "FILE")]
+    net: Option<std::path::PathBuf>,
 }
 
 impl BenchCmd {
     pub fn run(self) -> Result<()> {
+        if self.eval {
+            return self.bench_eval();
+        }
         if let Some(bot) = &self.bot {
             return bench_bot(&self.rules, bot, self.games.unwrap_or(4), self.seed);
         }
@@ -63,6 +74,67 @@ impl BenchCmd {
         )?;
         Ok(())
     }
+}
+
+impl BenchCmd {
+    /// Times the evaluations over the turn starts of random games.
+    fn bench_eval(&self) -> Result<()> {
+        use ur_bots::expectimax::LeafValue;
+        use ur_bots::net::{builtin, RaceNet};
+        if let Some(path) = &self.net {
+            crate::files::install_net(path)?;
+        }
+        let rules = std::sync::Arc::new(self.rules.load()?.rules);
+        let Some(file) = builtin(&rules) else {
+            anyhow::bail!("no network judges '{}' positions; give one with --net FILE (made by `ur train-net`)", rules.id());
+        };
+        let net = RaceNet::new(&rules, &file);
+        let linear = ur_bots::Evaluator::new(rules.clone());
+        let positions = random_positions(&rules, self.games.unwrap_or(200_000) as usize, self.seed);
+        let mut x = vec![0.0f32; net.encoder.len()];
+        let time = |f: &mut dyn FnMut(&ur_rules::State) -> f64| {
+            let started = Instant::now();
+            let sum: f64 = positions.iter().map(|st| f(st)).sum();
+            (1e9 * started.elapsed().as_secs_f64() / positions.len() as f64, sum)
+        };
+        let (t_lin, _) = time(&mut |st| linear.value(st));
+        let (t_enc, _) = time(&mut |st| {
+            net.encoder.encode(st, &mut x);
+            f64::from(x[0])
+        });
+        let encoded: Vec<Vec<f32>> = positions
+            .iter()
+            .map(|st| {
+                net.encoder.encode(st, &mut x);
+                x.clone()
+            })
+            .collect();
+        let started = Instant::now();
+        let sum: f32 = encoded.iter().map(|x| net.mlp.value(x)).sum();
+        let t_mlp = 1e9 * started.elapsed().as_secs_f64() / encoded.len() as f64;
+        let (t_net, _) = time(&mut |st| net.value(st));
+        outln!(
+            "rules: {}  positions: {}  network: {} inputs, {} hidden units  (checksum {sum:.3})",
+            rules.id(),
+            positions.len(),
+            net.mlp.inputs,
+            net.mlp.hidden
+        )?;
+        outln!("linear evaluation: {t_lin:.0} ns  network: {t_net:.0} ns (encoding {t_enc:.0} ns, inference {t_mlp:.0} ns) per position")?;
+        Ok(())
+    }
+}
+
+/// The positions before `n` throws of random games.
+fn random_positions(rules: &ur_rules::Rules, n: usize, seed: u64) -> Vec<ur_rules::State> {
+    let mut rng = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(seed);
+    let start = ur_rules::State::start(rules, Side::Light);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        rules.random_playout_seen(&start, &mut rng, |st, _, _| out.push(*st));
+    }
+    out.truncate(n);
+    out
 }
 
 /// Plays `games` games of `bot` against itself and prints its rates.

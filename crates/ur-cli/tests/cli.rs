@@ -255,13 +255,13 @@ fn hint_shows_every_choice_with_its_win_chance() {
     let save = dir.path().join("hint.json");
     let input = "hint\n1\n".repeat(6) + "quit\n";
     let out = human_game(dir.path(), &["--rules", "finkel"], "3", &input, &save);
-    assert!(out.contains("Your win chance after each choice (expectimax:3 estimates"), "{out}");
+    assert!(out.contains("Your win chance after each choice (net:2 estimates"), "{out}");
     // The second decision of this seed offers two moves; the better is marked best.
-    assert!(out.contains("2 (c1) -> 6 (b2)") && out.contains("-2.26 pp"), "{out}");
+    assert!(out.contains("2 (c1) -> 6 (b2)") && out.contains("-2.50 pp"), "{out}");
     assert!(out.lines().filter(|l| l.trim_end().ends_with("%  best")).count() >= 6, "{out}");
     // A game played to the end is summed up.
     let out = human_game(dir.path(), &["--rules", "finkel"], "3", &"1\n".repeat(3000), &dir.path().join("hint-end.json"));
-    assert!(out.contains("Your play, judged by an expectimax:3 search: ") && out.contains("The dice's luck: "), "{out}");
+    assert!(out.contains("Your play, judged by a net:2 search: ") && out.contains("The dice's luck: "), "{out}");
     assert!(!out.contains("Play with --save FILE"), "the game was saved: {out}");
 }
 

@@ -44,17 +44,17 @@ fn a_table_judges_exactly_and_the_perfect_bot_loses_nothing() {
 #[test]
 fn without_a_table_a_search_judges() {
     let dir = tempfile::tempdir().unwrap();
-    for rules in ["finkel", "v1-named-birds"] {
+    for (rules, judge) in [("finkel", "net:0"), ("v1-named-birds", "expectimax:1")] {
         let game =
             saved_game(dir.path(), &format!("{rules}.json"), &["--rules", rules, "--light", "greedy", "--dark", "random", "--seed", "1"]);
         let r = json(&["review", path_str(&game), "--depth", "1", "--json", "--quiet"]);
-        assert_eq!(r["judge"], "expectimax:1", "{rules}");
+        assert_eq!(r["judge"], judge, "{rules}");
         assert_eq!(r["exact"], false);
         let decisions = r["notes"].as_array().unwrap().iter().filter(|n| n["kind"] == "decision").count() as u64;
         let counted = r["sides"][0]["decisions"].as_u64().unwrap() + r["sides"][1]["decisions"].as_u64().unwrap();
         assert_eq!(decisions, counted, "{rules}");
         let text = run_ok(&["review", path_str(&game), "--depth", "1"]);
-        assert!(text.contains("expectimax:1 with the learned evaluation"), "{text}");
+        assert!(text.contains(&format!("Judge: a {judge} search (estimates")), "{text}");
     }
 }
 

@@ -289,7 +289,7 @@ fn the_engine_hints_by_search_when_asked_for_a_depth() {
     assert!(out.status.success());
     assert!(error(&r[1]).contains(r#"or give "depth""#), "{}", r[1]);
     let h = ok(&r[2]);
-    assert_eq!((h["judge"].as_str(), h["exact"].as_bool()), (Some("expectimax:2"), Some(false)), "{h}");
+    assert_eq!((h["judge"].as_str(), h["exact"].as_bool()), (Some("net:1"), Some(false)), "{h}");
     let moves = h["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 1, "{h}");
     assert_eq!(moves[0]["best"], true);

@@ -40,3 +40,23 @@ fn train_selfplay_adds_a_model_to_the_built_in_weights_reproducibly() {
     assert!(weights.to_string().contains("finkel@2"), "the model is in the file");
     run_fails(&["train-selfplay", "--base", "/no/such/weights.json", "--out", path_str(&a)], &["cannot read /no/such/weights.json"]);
 }
+
+#[test]
+fn train_net_writes_the_same_network_twice_and_it_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let args =
+        ["train-net", "--rules", "finkel", "--pieces", "2", "--games", "40", "--games-per-iteration", "20", "--hidden", "8", "--quiet"];
+    let a = written_twice(dir.path(), &args, "network written to");
+    let report = run_ok(&["arena", "--pieces", "2", "--bots", "net:1,greedy", "--games", "4", "--quiet", "--net", path_str(&a)]);
+    assert!(report.contains("net:1"), "{report}");
+    // Its checkpoint went with the finished run; a file that is no checkpoint is not overwritten.
+    assert!(!dir.path().join("a.json.checkpoint").exists());
+    let bad = dir.path().join("c.json.checkpoint");
+    fs::write(&bad, "not json").unwrap();
+    let out = dir.path().join("c.json");
+    let mut all = args.to_vec();
+    all.extend(["--out", path_str(&out)]);
+    run_fails(&all, &["is not a training checkpoint; remove it"]);
+    assert_eq!(fs::read_to_string(&bad).unwrap(), "not json");
+    run_fails(&["train-net", "--lambda", "2", "--out", path_str(&dir.path().join("d.json"))], &["--lambda is 2"]);
+}

@@ -32,7 +32,7 @@ pub fn text_report(
     let mut out = format!("Review of a game of {}: {result}.\n", RulesRef::of(rules));
     out += &match table {
         Some(p) => format!("Judge: the table {} (exact win probabilities).\n", p.display()),
-        None => format!("Judge: {} with the learned evaluation (estimates; a table from `ur solve` gives exact values).\n", judge.name()),
+        None => format!("Judge: a {} search (estimates; a table from `ur solve` gives exact values).\n", judge.name()),
     };
     out += &format!(
         "Marks: ?! inaccuracy (loses {} pp or more), ? mistake ({} pp), ?? blunder ({} pp).\n\n",
@@ -145,7 +145,7 @@ pub fn play_summary(session: &Session, judge: &Judge, humans: &[Side], saved: bo
     let rev = review(&record, judge, |_| {}).map_err(|e| SessionError::Record(e.to_string()))?;
     let by = match judge {
         Judge::Table(_) => "the solved table".to_string(),
-        Judge::Search { .. } => format!("an {} search", judge.name()),
+        Judge::Search { .. } => format!("a {} search", judge.name()),
     };
     let mut out = String::new();
     for &side in humans {

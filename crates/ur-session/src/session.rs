@@ -575,7 +575,7 @@ mod tests {
         assert_eq!(s.bestmove("greedy", 1).unwrap().to_move, Side::Light);
         assert!(matches!(s.evaluate(), Err(SessionError::Hint(HintError::NoTable))));
         let (hint, judge) = s.hint(None, Some(1)).unwrap();
-        assert!(matches!(hint, Hint::Moves { value: 2, .. }) && judge.name() == "expectimax:1");
+        assert!(matches!(hint, Hint::Moves { value: 2, .. }) && judge.name() == "net:0");
         assert_eq!(s.record().clone(), s.record());
     }
 

@@ -118,7 +118,7 @@ fn an_unfinished_game_has_no_result() {
     assert_eq!(doc.winner, None);
     assert_eq!(doc.totals[0].result, None);
     assert_eq!(doc.totals[1].luck_adjusted, None);
-    assert_eq!(doc.judge.name, "expectimax:1");
+    assert_eq!(doc.judge.name, "net:0");
     assert!(!doc.judge.exact);
 }
 

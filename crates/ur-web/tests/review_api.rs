@@ -17,7 +17,7 @@ async fn a_finished_game_and_its_uploaded_record_get_the_same_review() {
     assert_eq!(status, 200, "{body}");
     let doc: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(doc["rules"]["id"], "finkel");
-    assert_eq!(doc["judge"]["name"], "expectimax:3");
+    assert_eq!(doc["judge"]["name"], "net:2");
     let steps = doc["steps"].as_array().unwrap().len();
     assert!(steps > 10);
     assert_eq!(doc["light_win"].as_array().unwrap().len(), steps);

@@ -63,7 +63,12 @@ impl Mlp {
             return Err(format!("a hidden layer of {} units; 1 to {MAX_HIDDEN} are supported", self.hidden));
         }
         if self.params.len() != want {
-            return Err(format!("{} parameters where {} inputs and {} hidden units need {want}", self.params.len(), self.inputs, self.hidden));
+            return Err(format!(
+                "{} parameters where {} inputs and {} hidden units need {want}",
+                self.params.len(),
+                self.inputs,
+                self.hidden
+            ));
         }
         if let Some(i) = self.params.iter().position(|p| !p.is_finite()) {
             return Err(format!("parameter {i} is not a finite number"));

@@ -92,10 +92,7 @@ const BUILTIN: &[(&str, &str)] = &[("finkel", include_str!("../../weights/net/fi
 fn builtin_files() -> &'static [NetFile] {
     static FILES: OnceLock<Vec<NetFile>> = OnceLock::new();
     FILES.get_or_init(|| {
-        BUILTIN
-            .iter()
-            .map(|(id, text)| NetFile::parse(text).unwrap_or_else(|e| panic!("weights/net/{id}.json: {e}")))
-            .collect()
+        BUILTIN.iter().map(|(id, text)| NetFile::parse(text).unwrap_or_else(|e| panic!("weights/net/{id}.json: {e}"))).collect()
     })
 }
 
