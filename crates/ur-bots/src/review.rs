@@ -30,7 +30,7 @@ pub struct SearchContext(Context, Leaf);
 
 /// A search's leaf evaluation.
 pub(crate) enum Leaf {
-    Linear(crate::Evaluator),
+    Linear(Box<crate::Evaluator>),
     Net(Box<crate::net::RaceNet>),
 }
 
@@ -49,7 +49,7 @@ impl SearchContext {
         let ctx = Context::new(rules);
         let leaf = match crate::net::builtin(rules) {
             Some(file) => Leaf::Net(Box::new(crate::net::RaceNet::new(rules, &file))),
-            None => Leaf::Linear(ctx.eval.clone()),
+            None => Leaf::Linear(Box::new(ctx.eval.clone())),
         };
         SearchContext(ctx, leaf)
     }

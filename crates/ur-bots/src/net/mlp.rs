@@ -244,13 +244,13 @@ mod tests {
             let p = n.value_reference(&x);
             -(f64::from(y) * p.ln() + (1.0 - f64::from(y)) * (1.0 - p).ln())
         };
-        for i in 0..net.params.len() {
+        for (i, &g) in grad.iter().enumerate() {
             let mut a = net.clone();
             let mut b = net.clone();
             a.params[i] += 1e-3;
             b.params[i] -= 1e-3;
             let numeric = (loss(&a) - loss(&b)) / 2e-3;
-            assert!((numeric - f64::from(grad[i])).abs() < 1e-3, "parameter {i}: {numeric} against {}", grad[i]);
+            assert!((numeric - f64::from(g)).abs() < 1e-3, "parameter {i}: {numeric} against {g}");
         }
     }
 

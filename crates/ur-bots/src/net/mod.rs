@@ -8,6 +8,7 @@
 
 pub mod encode;
 pub mod mlp;
+pub mod observe;
 pub mod train;
 
 use std::sync::{Arc, OnceLock, RwLock};
@@ -181,8 +182,11 @@ pub struct NetBot {
     name: String,
     limit: Limit,
     /// The rules and network of the last game.
-    ctx: Option<(Arc<Rules>, RaceNet, Vec<(ur_rules::Throw, f64)>)>,
+    ctx: Option<NetContext>,
 }
+
+/// The rules a [`NetBot`] last played, their network and merged throws.
+type NetContext = (Arc<Rules>, RaceNet, Vec<(ur_rules::Throw, f64)>);
 
 impl NetBot {
     /// `arg` is what follows `net:` (none for 0-ply).
@@ -201,7 +205,7 @@ impl NetBot {
         NetBot { name, limit: Limit::Depth(plies + 1), ctx: None }
     }
 
-    fn context(&mut self, rules: &Arc<Rules>) -> &(Arc<Rules>, RaceNet, Vec<(ur_rules::Throw, f64)>) {
+    fn context(&mut self, rules: &Arc<Rules>) -> &NetContext {
         if !self.ctx.as_ref().is_some_and(|c| Arc::ptr_eq(&c.0, rules)) {
             let file = builtin(rules).expect("checked by Bot::check");
             self.ctx = Some((rules.clone(), RaceNet::new(rules, &file), merged_throws(rules)));

@@ -95,6 +95,9 @@ pub struct Trainer {
     pub reports: Vec<NetReport>,
 }
 
+/// Positions (inputs, target) kept from one game, and its turn starts.
+type GameSamples = (Vec<(Vec<f32>, f32)>, usize);
+
 /// Gradients are summed over chunks of this many positions, in order.
 const CHUNK: usize = 32;
 
@@ -120,7 +123,7 @@ impl Trainer {
         let player = RaceNet::from_parts(encoder.clone(), self.net.clone());
         let throws = merged_throws(rules);
         let settings = PlaySettings { max_turns: cfg.max_turns, keep: cfg.keep, backup_depth: 1 };
-        let games: Vec<(Vec<(Vec<f32>, f32)>, usize)> = (0..n_games)
+        let games: Vec<GameSamples> = (0..n_games)
             .into_par_iter()
             .map(|g| {
                 let mut rng = Xoshiro256PlusPlus::seed_from_u64(game_seed(cfg.seed, iteration, g));

@@ -249,9 +249,21 @@ impl AkalandungGame {
         self.common.forget_history();
     }
 
+    /// The move value of the throw being decided, if a decision is open.
+    pub fn throw(&self) -> Option<u8> {
+        self.throw
+    }
+
     /// The cell of a path position (1..=14) of `side`.
     pub fn path_cell(&self, side: Side, pos: u8) -> Option<Cell> {
         (1..=LEN).contains(&pos).then(|| self.cell(side, pos))
+    }
+
+    /// `side`'s pieces in reserve, borne off, and on the path (position,
+    /// whether it is one of a pair of Twins, whether it is the Warrior).
+    pub fn pieces(&self, side: Side) -> (u8, u8, Vec<(u8, bool, bool)>) {
+        let st = &self.sides[side.index()];
+        (st.reserve, st.off, st.board.iter().map(|p| (p.pos, p.twin, p.warrior)).collect())
     }
 
     /// The side holding the Oracle's Vision.

@@ -268,6 +268,22 @@ impl BensGame {
         usize::from(st.home + st.off) + st.board.len()
     }
 
+    /// `side`'s markers at home, borne off, and on the path (position and face).
+    pub fn markers(&self, side: Side) -> (u8, u8, Vec<(u8, Face)>) {
+        let st = &self.sides[side.index()];
+        (st.home, st.off, st.board.iter().map(|m| (m.pos, m.face)).collect())
+    }
+
+    /// Whether the roll to come is a free turn.
+    pub fn free_turn(&self) -> bool {
+        self.free_turn
+    }
+
+    /// The move value of the throw being decided, if a decision is open.
+    pub fn throw(&self) -> Option<u8> {
+        self.throw
+    }
+
     /// The cell of a path position (1..=23) of `side`.
     pub fn path_cell(&self, side: Side, pos: u8) -> Option<Cell> {
         (1..=LEN).contains(&pos).then(|| self.cell(side, pos))

@@ -422,6 +422,12 @@ impl TowerGame {
         }
     }
 
+    /// How often a turn started at the current position since the last
+    /// irreversible change (T10 b counts these).
+    pub fn repetitions(&self) -> u32 {
+        self.seen_at(self.digest()).1 as u32
+    }
+
     /// How far a lead still counts: from 1 down to `1 - REPETITION_DAMPING`
     /// as the position recurs toward the T10 repetition limit, since a
     /// repeated position is nearer a draw.
