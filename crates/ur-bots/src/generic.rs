@@ -9,6 +9,8 @@ use std::time::Instant;
 
 use ur_rules::{AnyAction, AnyGame, Playable, Side, Turn};
 
+use crate::net::game::GameNet;
+
 /// The side that decides now.
 ///
 /// # Panics
@@ -73,15 +75,45 @@ const MAX_CHAIN: u32 = 8;
 /// Depth-limited expectiminimax on [`AnyGame`] clones. Depth counts rolls as
 /// in the race search: depth 1 scores each action by the standing where the
 /// next roll is due; each further unit adds one roll and the decisions after it.
-pub struct GenericSearch {
+/// With a network ([`GenericSearch::with_net`]), positions where a roll is
+/// due are judged by it instead of the standing.
+pub struct GenericSearch<'a> {
     pub nodes: u64,
     pub deadline: Option<Instant>,
     pub stopped: bool,
+    net: Option<&'a GameNet>,
 }
 
-impl GenericSearch {
-    pub fn new(deadline: Option<Instant>) -> GenericSearch {
-        GenericSearch { nodes: 0, deadline, stopped: false }
+impl<'a> GenericSearch<'a> {
+    pub fn new(deadline: Option<Instant>) -> GenericSearch<'a> {
+        GenericSearch { nodes: 0, deadline, stopped: false, net: None }
+    }
+
+    /// A search that reads `net` where a roll is due.
+    pub fn with_net(deadline: Option<Instant>, net: &'a GameNet) -> GenericSearch<'a> {
+        GenericSearch { nodes: 0, deadline, stopped: false, net: Some(net) }
+    }
+
+    /// The leaf value of `g` to `me`.
+    fn leaf(&self, g: &AnyGame, me: Side) -> f64 {
+        match (self.net, g.turn()) {
+            (Some(net), Turn::Roll(roller)) => {
+                let v = net.value(g);
+                if roller == me {
+                    v
+                } else {
+                    1.0 - v
+                }
+            }
+            _ => worth(g, me),
+        }
+    }
+
+    /// The value to the side due to roll in `g` of its roll, searched
+    /// `rolls` rolls deep (the one-roll backup with `rolls` = 1).
+    pub fn roll_value(&mut self, g: &AnyGame, rolls: u32) -> f64 {
+        let Turn::Roll(me) = g.turn() else { panic!("roll_value where no roll is due") };
+        self.value(g, rolls, me, 0)
     }
 
     /// Every open action with its value for the mover, `depth` rolls deep.
@@ -110,11 +142,11 @@ impl GenericSearch {
             }
         }
         if self.stopped {
-            return worth(g, me);
+            return self.leaf(g, me);
         }
         match g.turn() {
-            Turn::Over(_) => worth(g, me),
-            Turn::Roll(_) if rolls == 0 => worth(g, me),
+            Turn::Over(_) => self.leaf(g, me),
+            Turn::Roll(_) if rolls == 0 => self.leaf(g, me),
             Turn::Roll(_) => {
                 let mut sum = 0.0;
                 for (raw, p) in g.outcomes() {
@@ -131,7 +163,7 @@ impl GenericSearch {
             }
             Turn::Decide(side) => {
                 if chain >= MAX_CHAIN {
-                    return worth(g, me);
+                    return self.leaf(g, me);
                 }
                 let maximise = side == me;
                 let mut best = if maximise { 0.0f64 } else { 1.0f64 };

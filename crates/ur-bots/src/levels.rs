@@ -48,6 +48,10 @@ pub const LEVEL5_DEPTH: u32 = 3;
 pub const LEVEL5_NET_PLIES: u32 = 3;
 /// The same for level 4 (`net:0`, with its blunders).
 pub const LEVEL4_NET_PLIES: u32 = 0;
+/// The same on the families beyond the race, where the search on game
+/// clones is not pruned and costs far more per roll.
+pub const LEVEL5_GAME_NET_PLIES: u32 = 1;
+pub const LEVEL4_GAME_NET_PLIES: u32 = 0;
 /// `mcts` playouts of levels 4 and 5 on families beyond the race, where
 /// the tree search beats the generic expectimax (on `ludens-akalandung`,
 /// `expectimax:2` lost 37.5% to 62.5% to level 3 in 2,000 games).
@@ -59,8 +63,9 @@ pub const LEVEL5_PLAYOUTS: u32 = 2000;
 /// `mcts:2000` had 62.3% (BENCHMARKS.md).
 pub const LEVEL5_PLAYOUTS_BY_RULES: &[(&str, u32)] = &[("ravensburg-1977", 6000)];
 
-/// A level that plays races with one bot and the other families with
-/// `mcts` (its playouts chosen per rule set when the first game comes).
+/// A level that plays races with one bot and the other families with the
+/// network search where a network serves the rule set, else with `mcts`
+/// (its playouts chosen per rule set when the first game comes).
 struct ByFamily {
     name: String,
     race: Box<dyn Bot>,
@@ -68,7 +73,9 @@ struct ByFamily {
     by_rules: &'static [(&'static str, u32)],
     seed: u64,
     /// The tree search and the rule set its playouts were chosen for.
-    other: Option<(String, MctsBot)>,
+    other: Option<(String, Box<dyn Bot>)>,
+    /// Rolls the network search looks beyond the move.
+    net_plies: u32,
 }
 
 impl ByFamily {
@@ -77,14 +84,21 @@ impl ByFamily {
         race: impl Bot + 'static,
         (playouts, by_rules): (u32, &'static [(&'static str, u32)]),
         seed: u64,
+        net_plies: u32,
     ) -> Box<dyn Bot> {
-        Box::new(ByFamily { name, race: Box::new(race), playouts, by_rules, seed, other: None })
+        Box::new(ByFamily { name, race: Box::new(race), playouts, by_rules, seed, other: None, net_plies })
     }
 
-    fn other(&mut self, rule_id: &str) -> &mut MctsBot {
+    fn other(&mut self, game: &AnyGame) -> &mut Box<dyn Bot> {
+        let rule_id = ur_rules::Playable::rule_id(game);
         if self.other.as_ref().is_none_or(|(id, _)| id != rule_id) {
-            let playouts = self.by_rules.iter().find(|(id, _)| *id == rule_id).map_or(self.playouts, |&(_, n)| n);
-            self.other = Some((rule_id.to_string(), MctsBot::new(Budget::Playouts(playouts), self.seed)));
+            let bot: Box<dyn Bot> = if crate::net::for_game(game).is_some() {
+                Box::new(NetBot::with_plies(self.name.clone(), self.net_plies))
+            } else {
+                let playouts = self.by_rules.iter().find(|(id, _)| *id == rule_id).map_or(self.playouts, |&(_, n)| n);
+                Box::new(MctsBot::new(Budget::Playouts(playouts), self.seed))
+            };
+            self.other = Some((rule_id.to_string(), bot));
         }
         &mut self.other.as_mut().expect("made above").1
     }
@@ -98,7 +112,7 @@ impl Bot for ByFamily {
     fn decide(&mut self, game: &AnyGame) -> AnyAction {
         match game.as_race() {
             Some(_) => self.race.decide(game),
-            None => self.other(ur_rules::Playable::rule_id(game)).decide(game),
+            None => self.other(game).decide(game),
         }
     }
 
@@ -408,6 +422,7 @@ pub fn level_bot_with(level: u8, seed: u64, oracle: Option<&Oracle>, generic: bo
                 TopBot::new("level4".into(), None, LEVEL4_DEPTH, LEVEL4_NET_PLIES).generic(generic),
                 (LEVEL4_PLAYOUTS, &[]),
                 seed,
+                LEVEL4_GAME_NET_PLIES,
             );
             Box::new(Blundering::new(search, LEVEL4_BLUNDERS, seed ^ BLUNDER_SEED))
         }
@@ -417,6 +432,7 @@ pub fn level_bot_with(level: u8, seed: u64, oracle: Option<&Oracle>, generic: bo
                 TopBot::new("level5".into(), oracle, LEVEL5_DEPTH, LEVEL5_NET_PLIES).generic(generic),
                 (LEVEL5_PLAYOUTS, LEVEL5_PLAYOUTS_BY_RULES),
                 seed,
+                LEVEL5_GAME_NET_PLIES,
             ))
         }
         _ => return None,

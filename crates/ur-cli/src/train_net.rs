@@ -16,7 +16,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
-use ur_bots::net::train::{NetTrainConfig, Trainer};
+use ur_bots::net::train::{NetTrainConfig, Subject, Trainer};
 use ur_bots::net::NetFile;
 use ur_cli::outln;
 
@@ -103,11 +103,21 @@ impl TrainNetCmd {
         })
     }
 
-    pub fn run(self) -> Result<()> {
+    fn subject(&self) -> Result<Subject> {
+        if self.rules.family() != ur_rules::Family::Race {
+            let id = self.rules.rules.clone();
+            return Ok(Subject::Game { options: self.rules.given_options()?, id });
+        }
         let rules = Arc::new(self.rules.load()?.rules);
         if rules.named_pieces() {
             bail!("'{}' has named pieces, which the race network does not encode yet; train a rule set without them", rules.id());
         }
+        Ok(Subject::Race(rules))
+    }
+
+    pub fn run(self) -> Result<()> {
+        let rules = self.subject()?;
+        self.rules.new_game(ur_rules::Side::Light)?;
         let cfg = self.config()?;
         crate::files::check_output(&self.out, "--out")?;
         let ckpt = self.checkpoint_path();
@@ -166,7 +176,7 @@ impl TrainNetCmd {
         bar
     }
 
-    fn write(&self, rules: &ur_rules::Rules, trainer: &Trainer) -> Result<()> {
+    fn write(&self, rules: &Subject, trainer: &Trainer) -> Result<()> {
         let training = json!({
             "command": self.command_line(),
             "method": "TD(lambda) self-play with the one-roll backup; cross-entropy, Adam",
@@ -174,7 +184,10 @@ impl TrainNetCmd {
             "iterations": trainer.reports.len(),
             "last_reports": trainer.reports.iter().rev().take(5).rev().collect::<Vec<_>>(),
         });
-        let file = NetFile::new(rules, trainer.net.clone(), training);
+        let file = match rules {
+            Subject::Race(r) => NetFile::new(r, trainer.net.clone(), training),
+            Subject::Game { id, .. } => NetFile::for_game(id, trainer.net.clone(), training),
+        };
         let text = serde_json::to_string(&file)? + "\n";
         ur_solve::atomic::write_atomic(&self.out, text.as_bytes()).with_context(|| format!("cannot write {}", self.out.display()))
     }
@@ -196,7 +209,7 @@ impl TrainNetCmd {
 }
 
 /// The run kept in `path` when it is this run's, else a new one.
-fn resume_or_start(path: &Path, rules: &Arc<ur_rules::Rules>, cfg: NetTrainConfig) -> Result<Trainer> {
+fn resume_or_start(path: &Path, rules: &Subject, cfg: NetTrainConfig) -> Result<Trainer> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Trainer::new(rules, cfg)),
@@ -204,7 +217,11 @@ fn resume_or_start(path: &Path, rules: &Arc<ur_rules::Rules>, cfg: NetTrainConfi
     };
     let trainer: Trainer = serde_json::from_str(&text)
         .with_context(|| format!("{} is not a training checkpoint; remove it or give another --checkpoint", path.display()))?;
-    if trainer.rules != rules.id() || trainer.pieces != rules.pieces() || trainer.config != cfg {
+    let options = match rules {
+        Subject::Race(_) => ur_rules::Options::new(),
+        Subject::Game { options, .. } => options.clone(),
+    };
+    if trainer.rules != rules.id() || trainer.pieces != rules.pieces() || trainer.options != options || trainer.config != cfg {
         bail!(
             "{} holds a run with other rules or settings ({} games of '{}'); give the same arguments to resume it, or remove it to start again",
             path.display(),

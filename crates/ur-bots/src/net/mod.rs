@@ -7,6 +7,7 @@
 //! [`install`] puts another file's network in place of a built-in one.
 
 pub mod encode;
+pub mod game;
 pub mod mlp;
 pub mod observe;
 pub mod train;
@@ -27,6 +28,8 @@ pub use mlp::Mlp;
 pub const FORMAT: &str = "ur-net-v1";
 /// The encoder a race network reads.
 pub const RACE_ENCODER: &str = "race-v1";
+/// The encoder a network of the other families reads ([`observe`]).
+pub const GAME_ENCODER: &str = "observe-v1";
 /// The most inputs an encoding may have (they are built on the stack).
 pub const MAX_INPUTS: usize = 512;
 
@@ -69,8 +72,8 @@ impl NetFile {
         if file.format != FORMAT {
             return Err(format!("a network file of format '{}'; this program reads '{FORMAT}'", file.format));
         }
-        if file.encoder != RACE_ENCODER {
-            return Err(format!("a network for the '{}' encoder; this program has '{RACE_ENCODER}'", file.encoder));
+        if file.encoder != RACE_ENCODER && file.encoder != GAME_ENCODER {
+            return Err(format!("a network for the '{}' encoder; this program has '{RACE_ENCODER}' and '{GAME_ENCODER}'", file.encoder));
         }
         file.net.check()?;
         if file.net.inputs > MAX_INPUTS {
@@ -83,7 +86,24 @@ impl NetFile {
     /// geometry with at most the pieces it was trained with (a position
     /// with fewer pieces is judged as one where the rest are borne off).
     pub fn serves(&self, rules: &Rules) -> bool {
-        self.geometry == geometry_key(rules) && !rules.named_pieces() && rules.pieces() <= self.pieces
+        self.encoder == RACE_ENCODER && self.geometry == geometry_key(rules) && !rules.named_pieces() && rules.pieces() <= self.pieces
+    }
+
+    /// A network file for a rule set beyond the race.
+    pub fn for_game(id: &str, net: Mlp, training: serde_json::Value) -> NetFile {
+        NetFile { format: FORMAT.into(), rules: id.into(), geometry: String::new(), pieces: 0, encoder: GAME_ENCODER.into(), net, training }
+    }
+
+    /// Whether the network can judge `game`'s positions.
+    pub fn serves_game(&self, game: &AnyGame) -> bool {
+        match game {
+            AnyGame::Race(g) => self.serves(g.rules()),
+            _ => {
+                self.encoder == GAME_ENCODER
+                    && self.rules == ur_rules::Playable::rule_id(game)
+                    && observe::Observer::for_game(game).len() == self.net.inputs
+            }
+        }
     }
 }
 
@@ -109,10 +129,19 @@ pub fn install(file: NetFile) {
 
 /// The network for `rules`: an installed one, else a built-in one.
 pub fn builtin(rules: &Rules) -> Option<Arc<NetFile>> {
-    if let Some(f) = installed().read().expect("the network list is not poisoned").iter().find(|f| f.serves(rules)) {
+    find(|f| f.serves(rules))
+}
+
+/// The network for `game`'s rules, of any family.
+pub fn for_game(game: &AnyGame) -> Option<Arc<NetFile>> {
+    find(|f| f.serves_game(game))
+}
+
+fn find(fits: impl Fn(&NetFile) -> bool) -> Option<Arc<NetFile>> {
+    if let Some(f) = installed().read().expect("the network list is not poisoned").iter().find(|f| fits(f)) {
         return Some(f.clone());
     }
-    builtin_files().iter().find(|f| f.serves(rules)).map(|f| Arc::new(f.clone()))
+    builtin_files().iter().find(|f| fits(f)).map(|f| Arc::new(f.clone()))
 }
 
 /// A race network ready to judge positions of one rule set.
@@ -181,8 +210,10 @@ impl LeafValue for RaceNet {
 pub struct NetBot {
     name: String,
     limit: Limit,
-    /// The rules and network of the last game.
+    /// The rules and network of the last race game.
     ctx: Option<NetContext>,
+    /// The rule set and network of the last game of another family.
+    game_net: Option<(String, game::GameNet)>,
 }
 
 /// The rules a [`NetBot`] last played, their network and merged throws.
@@ -197,12 +228,12 @@ impl NetBot {
             Some(a) => Limit::Depth(a.parse::<u32>().ok().filter(|&d| d < crate::expectimax::MAX_DEPTH)? + 1),
         };
         let name = arg.map_or("net".to_string(), |a| format!("net:{a}"));
-        Some(NetBot { name, limit, ctx: None })
+        Some(NetBot { name, limit, ctx: None, game_net: None })
     }
 
     /// A bot reporting another name (the levels) searching `plies` rolls beyond the move.
     pub fn with_plies(name: String, plies: u32) -> NetBot {
-        NetBot { name, limit: Limit::Depth(plies + 1), ctx: None }
+        NetBot { name, limit: Limit::Depth(plies + 1), ctx: None, game_net: None }
     }
 
     fn context(&mut self, rules: &Arc<Rules>) -> &NetContext {
@@ -211,6 +242,22 @@ impl NetBot {
             self.ctx = Some((rules.clone(), RaceNet::new(rules, &file), merged_throws(rules)));
         }
         self.ctx.as_ref().expect("just set")
+    }
+
+    /// The decision in a game beyond the race: a fixed depth, or the
+    /// deepest search a time budget finishes.
+    fn decide_other(&mut self, game: &AnyGame) -> AnyAction {
+        let id = ur_rules::Playable::rule_id(game);
+        if self.game_net.as_ref().is_none_or(|(r, _)| r != id) {
+            let file = for_game(game).expect("checked by Bot::check");
+            let net = game::GameNet { observer: observe::Observer::for_game(game), mlp: file.net.clone() };
+            self.game_net = Some((id.to_string(), net));
+        }
+        let net = &self.game_net.as_ref().expect("just set").1;
+        match self.limit {
+            Limit::Depth(d) => game::decide(net, game, d),
+            Limit::Time(t) => game::decide_within(net, game, t),
+        }
     }
 
     /// The decision in a race game.
@@ -227,15 +274,16 @@ impl Bot for NetBot {
     }
 
     fn decide(&mut self, game: &AnyGame) -> AnyAction {
-        let race = game.as_race().expect("checked by Bot::check");
-        AnyAction::Race(self.decide_race(race))
+        match game.as_race() {
+            Some(race) => AnyAction::Race(self.decide_race(race)),
+            None => self.decide_other(game),
+        }
     }
 
     fn check(&self, game: &AnyGame) -> Result<(), BotError> {
-        let rules = ur_rules::Playable::rule_id(game).to_string();
-        match game.as_race() {
-            Some(g) if builtin(g.rules()).is_some() => Ok(()),
-            _ => Err(BotError::NoNetwork { rules }),
+        match for_game(game) {
+            Some(_) => Ok(()),
+            None => Err(BotError::NoNetwork { rules: ur_rules::Playable::rule_id(game).to_string() }),
         }
     }
 }

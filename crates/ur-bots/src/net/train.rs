@@ -19,10 +19,12 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use ur_rules::Rules;
+use ur_rules::{AnyGame, Options, Rules};
 
 use super::encode::RaceEncoder;
+use super::game::{new_game, play as game_play, GameNet};
 use super::mlp::{Adam, Mlp};
+use super::observe::Observer;
 use super::RaceNet;
 use crate::chance::merged_throws;
 use crate::selfplay::{play, targets, Link, PlaySettings};
@@ -83,11 +85,59 @@ pub struct NetReport {
     pub mean_turns: f64,
 }
 
+/// What a run trains for: a race rule set's positions, or the games of a
+/// rule set of another family (with its options).
+pub enum Subject {
+    Race(Arc<Rules>),
+    Game { id: String, options: Options },
+}
+
+impl Subject {
+    /// The subject for a rule set of any family.
+    ///
+    /// # Errors
+    /// An unknown rule set or a bad option.
+    pub fn new(id: &str, options: &Options) -> Result<Subject, ur_rules::SpecError> {
+        Ok(match AnyGame::new(id, options, ur_rules::Side::Light)? {
+            AnyGame::Race(g) => Subject::Race(g.rules().clone()),
+            _ => Subject::Game { id: id.to_string(), options: options.clone() },
+        })
+    }
+
+    pub fn id(&self) -> &str {
+        match self {
+            Subject::Race(r) => r.id(),
+            Subject::Game { id, .. } => id,
+        }
+    }
+
+    /// The pieces per side of a race rule set (0 for the other families).
+    pub fn pieces(&self) -> u8 {
+        match self {
+            Subject::Race(r) => r.pieces(),
+            Subject::Game { .. } => 0,
+        }
+    }
+
+    pub fn inputs(&self) -> usize {
+        match self {
+            Subject::Race(r) => RaceEncoder::new(r.clone()).len(),
+            Subject::Game { id, options } => {
+                let game = AnyGame::new(id, options, ur_rules::Side::Light).expect("checked when made");
+                Observer::for_game(&game).len()
+            }
+        }
+    }
+}
+
 /// A run in progress: everything a checkpoint holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Trainer {
     pub rules: String,
     pub pieces: u8,
+    /// The options of a rule set beyond the race (empty for a race).
+    #[serde(default)]
+    pub options: Options,
     pub config: NetTrainConfig,
     pub net: Mlp,
     pub adam: Adam,
@@ -102,11 +152,23 @@ type GameSamples = (Vec<(Vec<f32>, f32)>, usize);
 const CHUNK: usize = 32;
 
 impl Trainer {
-    pub fn new(rules: &Arc<Rules>, config: NetTrainConfig) -> Trainer {
-        let inputs = RaceEncoder::new(rules.clone()).len();
-        let net = Mlp::new(inputs, config.hidden, config.seed);
+    pub fn new(subject: &Subject, config: NetTrainConfig) -> Trainer {
+        let net = Mlp::new(subject.inputs(), config.hidden, config.seed);
         let adam = Adam::new(net.params.len());
-        Trainer { rules: rules.id().to_string(), pieces: rules.pieces(), config, net, adam, games_done: 0, reports: Vec::new() }
+        let options = match subject {
+            Subject::Race(_) => Options::new(),
+            Subject::Game { options, .. } => options.clone(),
+        };
+        Trainer {
+            rules: subject.id().to_string(),
+            pieces: subject.pieces(),
+            options,
+            config,
+            net,
+            adam,
+            games_done: 0,
+            reports: Vec::new(),
+        }
     }
 
     pub fn done(&self) -> bool {
@@ -114,16 +176,42 @@ impl Trainer {
     }
 
     /// Plays and learns from one iteration of games.
-    pub fn step(&mut self, rules: &Arc<Rules>) -> NetReport {
+    pub fn step(&mut self, subject: &Subject) -> NetReport {
         let cfg = self.config.clone();
         let cfg = &cfg;
         let iteration = self.reports.len() as u32;
         let n_games = u64::from(cfg.games_per_iteration).min(cfg.games - self.games_done);
+        let games = match subject {
+            Subject::Race(rules) => self.race_games(rules, iteration, n_games),
+            Subject::Game { id, options } => self.other_games(id, options, iteration, n_games),
+        };
+        self.learn(games, iteration, n_games)
+    }
+
+    /// Self-play games of a rule set beyond the race.
+    fn other_games(&self, id: &str, options: &Options, iteration: u32, n_games: u64) -> Vec<GameSamples> {
+        let cfg = &self.config;
+        let start = AnyGame::new(id, options, ur_rules::Side::Light).expect("checked when made");
+        let net = GameNet { observer: Observer::for_game(&start), mlp: self.net.clone() };
+        (0..n_games)
+            .into_par_iter()
+            .map(|g| {
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(game_seed(cfg.seed, iteration, g));
+                let eps = cfg.explore * (g % 4) as f64 / 3.0;
+                let game = new_game(id, options, &mut rng);
+                game_play(&net, game, eps, cfg.lambda, (cfg.keep, cfg.max_turns), &mut rng)
+            })
+            .collect()
+    }
+
+    /// Self-play games of a race rule set.
+    fn race_games(&self, rules: &Arc<Rules>, iteration: u32, n_games: u64) -> Vec<GameSamples> {
+        let cfg = &self.config;
         let encoder = RaceEncoder::new(rules.clone());
         let player = RaceNet::from_parts(encoder.clone(), self.net.clone());
         let throws = merged_throws(rules);
         let settings = PlaySettings { max_turns: cfg.max_turns, keep: cfg.keep, backup_depth: 1 };
-        let games: Vec<GameSamples> = (0..n_games)
+        (0..n_games)
             .into_par_iter()
             .map(|g| {
                 let mut rng = Xoshiro256PlusPlus::seed_from_u64(game_seed(cfg.seed, iteration, g));
@@ -142,7 +230,13 @@ impl Trainer {
                     .collect();
                 (kept, steps.len())
             })
-            .collect();
+            .collect()
+    }
+
+    /// Learns from one iteration's games.
+    fn learn(&mut self, games: Vec<GameSamples>, iteration: u32, n_games: u64) -> NetReport {
+        let cfg = self.config.clone();
+        let cfg = &cfg;
         let turns: usize = games.iter().map(|g| g.1).sum();
         let samples: Vec<(Vec<f32>, f32)> = games.into_iter().flat_map(|g| g.0).collect();
         let before = rmse(&self.net, &samples);
@@ -226,9 +320,10 @@ mod tests {
         let cfg = NetTrainConfig { games: 60, games_per_iteration: 20, hidden: 8, ..NetTrainConfig::default() };
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| {
-            let mut t = Trainer::new(&rules, cfg);
+            let subject = Subject::Race(rules.clone());
+            let mut t = Trainer::new(&subject, cfg);
             while !t.done() {
-                t.step(&rules);
+                t.step(&subject);
             }
             t
         })
@@ -245,15 +340,35 @@ mod tests {
     }
 
     #[test]
+    fn every_family_beyond_the_race_trains_deterministically() {
+        for id in ["bens-ur", "ludens-akalandung", "guard-d6"] {
+            let subject = Subject::new(id, &Options::new()).unwrap();
+            assert!(matches!(subject, Subject::Game { .. }));
+            let cfg = NetTrainConfig { games: 8, games_per_iteration: 4, hidden: 8, ..NetTrainConfig::default() };
+            let run = || {
+                let mut t = Trainer::new(&subject, cfg.clone());
+                while !t.done() {
+                    t.step(&subject);
+                }
+                t
+            };
+            let a = run();
+            assert!(a.reports.iter().all(|r| r.positions > 0 && r.after_rmse_pp.is_finite()), "{id}");
+            assert_eq!(a, run(), "{id}");
+        }
+    }
+
+    #[test]
     fn a_checkpointed_run_resumes_to_the_same_network() {
         let rules = finkel(2);
         let cfg = NetTrainConfig { games: 40, games_per_iteration: 20, hidden: 8, ..NetTrainConfig::default() };
-        let mut whole = Trainer::new(&rules, cfg.clone());
-        whole.step(&rules);
+        let subject = Subject::Race(rules);
+        let mut whole = Trainer::new(&subject, cfg.clone());
+        whole.step(&subject);
         let saved = serde_json::to_string(&whole).unwrap();
-        whole.step(&rules);
+        whole.step(&subject);
         let mut resumed: Trainer = serde_json::from_str(&saved).unwrap();
-        resumed.step(&rules);
+        resumed.step(&subject);
         assert_eq!(whole, resumed);
     }
 }
