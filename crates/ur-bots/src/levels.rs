@@ -49,8 +49,14 @@ pub const LEVEL5_NET_PLIES: u32 = 3;
 /// The same for level 4 (`net:0`, with its blunders).
 pub const LEVEL4_NET_PLIES: u32 = 0;
 /// The same on the families beyond the race, where the search on game
-/// clones is not pruned and costs far more per roll.
-pub const LEVEL5_GAME_NET_PLIES: u32 = 1;
+/// clones is not pruned and costs far more per roll: by rule set, the
+/// deepest search that decides well within 50 ms (BENCHMARKS.md: 5.8 ms
+/// for `net:4` on `ludens-akalandung`, 3.1 ms for `net:2` on
+/// `vizier-4-pyramids`; one roll more costs ten times as much).
+pub const LEVEL5_GAME_NET_PLIES: &[(&str, u32)] = &[("ludens-akalandung", 4), ("vizier-4-pyramids", 2), ("guard-d6", 2)];
+/// Level 5's plies on a rule set not in [`LEVEL5_GAME_NET_PLIES`].
+pub const LEVEL5_GAME_NET_PLIES_OTHERS: u32 = 1;
+/// Level 4's plies beyond the race (`net:0`, with its blunders).
 pub const LEVEL4_GAME_NET_PLIES: u32 = 0;
 /// `mcts` playouts of levels 4 and 5 on families beyond the race, where
 /// the tree search beats the generic expectimax (on `ludens-akalandung`,
@@ -74,8 +80,8 @@ struct ByFamily {
     seed: u64,
     /// The tree search and the rule set its playouts were chosen for.
     other: Option<(String, Box<dyn Bot>)>,
-    /// Rolls the network search looks beyond the move.
-    net_plies: u32,
+    /// Rolls the network search looks beyond the move, by rule set and otherwise.
+    net_plies: (&'static [(&'static str, u32)], u32),
 }
 
 impl ByFamily {
@@ -84,7 +90,7 @@ impl ByFamily {
         race: impl Bot + 'static,
         (playouts, by_rules): (u32, &'static [(&'static str, u32)]),
         seed: u64,
-        net_plies: u32,
+        net_plies: (&'static [(&'static str, u32)], u32),
     ) -> Box<dyn Bot> {
         Box::new(ByFamily { name, race: Box::new(race), playouts, by_rules, seed, other: None, net_plies })
     }
@@ -93,7 +99,9 @@ impl ByFamily {
         let rule_id = ur_rules::Playable::rule_id(game);
         if self.other.as_ref().is_none_or(|(id, _)| id != rule_id) {
             let bot: Box<dyn Bot> = if crate::net::for_game(game).is_some() {
-                Box::new(NetBot::with_plies(self.name.clone(), self.net_plies))
+                let (by_rules, others) = self.net_plies;
+                let plies = by_rules.iter().find(|(id, _)| *id == rule_id).map_or(others, |&(_, n)| n);
+                Box::new(NetBot::with_plies(self.name.clone(), plies))
             } else {
                 let playouts = self.by_rules.iter().find(|(id, _)| *id == rule_id).map_or(self.playouts, |&(_, n)| n);
                 Box::new(MctsBot::new(Budget::Playouts(playouts), self.seed))
@@ -422,7 +430,7 @@ pub fn level_bot_with(level: u8, seed: u64, oracle: Option<&Oracle>, generic: bo
                 TopBot::new("level4".into(), None, LEVEL4_DEPTH, LEVEL4_NET_PLIES).generic(generic),
                 (LEVEL4_PLAYOUTS, &[]),
                 seed,
-                LEVEL4_GAME_NET_PLIES,
+                (&[], LEVEL4_GAME_NET_PLIES),
             );
             Box::new(Blundering::new(search, LEVEL4_BLUNDERS, seed ^ BLUNDER_SEED))
         }
@@ -432,7 +440,7 @@ pub fn level_bot_with(level: u8, seed: u64, oracle: Option<&Oracle>, generic: bo
                 TopBot::new("level5".into(), oracle, LEVEL5_DEPTH, LEVEL5_NET_PLIES).generic(generic),
                 (LEVEL5_PLAYOUTS, LEVEL5_PLAYOUTS_BY_RULES),
                 seed,
-                LEVEL5_GAME_NET_PLIES,
+                (LEVEL5_GAME_NET_PLIES, LEVEL5_GAME_NET_PLIES_OTHERS),
             ))
         }
         _ => return None,

@@ -33,13 +33,16 @@ pub struct BenchCmd {
     /// built-in network, or the --net file's).
     #[arg(long)]
     eval: bool,
-    /// A network written by `ur train-net`, for --eval.
+    /// A network written by `ur train-net`, for --eval and the `net` bots.
     #[arg(long, value_name = "FILE")]
     net: Option<std::path::PathBuf>,
 }
 
 impl BenchCmd {
     pub fn run(self) -> Result<()> {
+        if let Some(path) = &self.net {
+            crate::files::install_net(path)?;
+        }
         if self.eval {
             return self.bench_eval();
         }
@@ -81,9 +84,6 @@ impl BenchCmd {
     fn bench_eval(&self) -> Result<()> {
         use ur_bots::expectimax::LeafValue;
         use ur_bots::net::{builtin, RaceNet};
-        if let Some(path) = &self.net {
-            crate::files::install_net(path)?;
-        }
         let rules = std::sync::Arc::new(self.rules.load()?.rules);
         let Some(file) = builtin(&rules) else {
             anyhow::bail!("no network judges '{}' positions; give one with --net FILE (made by `ur train-net`)", rules.id());
@@ -94,7 +94,7 @@ impl BenchCmd {
         let mut x = vec![0.0f32; net.encoder.len()];
         let time = |f: &mut dyn FnMut(&ur_rules::State) -> f64| {
             let started = Instant::now();
-            let sum: f64 = positions.iter().map(|st| f(st)).sum();
+            let sum: f64 = positions.iter().map(&mut *f).sum();
             (1e9 * started.elapsed().as_secs_f64() / positions.len() as f64, sum)
         };
         let (t_lin, _) = time(&mut |st| linear.value(st));

@@ -76,7 +76,7 @@ impl TrainNetCmd {
                 bail!("{name} is {v}; give a number between 0 and 1");
             }
         }
-        if !(self.learning_rate > 0.0 && self.learning_rate < 1.0) || !(0.0..=1.0).contains(&self.final_rate) {
+        if !(self.learning_rate > 0.0 && self.learning_rate < 1.0 && (0.0..=1.0).contains(&self.final_rate)) {
             bail!("--learning-rate is between 0 and 1 (2e-3 by default), --final-rate between 0 and 1");
         }
         Ok(NetTrainConfig {

@@ -37,7 +37,7 @@ const AKA_LEN: usize = 14;
 /// An observation encoder for one game's rule set.
 #[derive(Clone, Debug)]
 pub enum Observer {
-    Race(RaceEncoder),
+    Race(Box<RaceEncoder>),
     Bens,
     Akalandung,
     Tower { tokens: f32 },
@@ -54,7 +54,7 @@ pub fn viewer(game: &AnyGame) -> Side {
 impl Observer {
     pub fn for_game(game: &AnyGame) -> Observer {
         match game {
-            AnyGame::Race(g) => Observer::Race(RaceEncoder::new(g.rules().clone())),
+            AnyGame::Race(g) => Observer::Race(Box::new(RaceEncoder::new(g.rules().clone()))),
             AnyGame::Bens(_) => Observer::Bens,
             AnyGame::Akalandung(_) => Observer::Akalandung,
             AnyGame::Tower(t) => Observer::Tower { tokens: f32::from(t.rules().tokens.max(1)) },
