@@ -8,18 +8,12 @@ use ur_bots::net::{builtin, NetFile, RaceNet};
 use ur_bots::{make_bot, BotError, Oracle};
 use ur_rules::{AnyGame, Extra, OptionValue, Options, Rules, Side, State};
 
+mod common;
+use common::oracle;
+
 fn finkel(pieces: i64) -> Arc<Rules> {
     let opts: Options = [("pieces".to_string(), OptionValue::Int(pieces))].into();
     Arc::new(Rules::builtin_with("finkel", &opts).unwrap())
-}
-
-fn oracle(rules: &Arc<Rules>, dir: &std::path::Path) -> Oracle {
-    use ur_solve::{solve, Indexer, Silent, SolveConfig};
-    let index = Indexer::new(rules).unwrap();
-    let sol = solve(rules, &index, &SolveConfig::default(), &Silent).unwrap();
-    let path = dir.join("t.urt");
-    ur_solve::table::write_table(&path, rules, &index, &sol.values, ur_solve::Encoding::F64, sol.residual, 1e-12).unwrap();
-    Oracle::new(Arc::new(ur_solve::Table::open(&path).unwrap()), rules.clone(), &path).unwrap()
 }
 
 /// Turn starts of random games, and the mean loss of the network's

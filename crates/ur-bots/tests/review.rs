@@ -4,8 +4,11 @@
 use std::sync::Arc;
 
 use ur_bots::review::{review, Judge, NoteKind, Verdict};
-use ur_bots::{make_bot, make_bot_with_table, play_race, Bot, Oracle};
+use ur_bots::{make_bot, make_bot_with_table, play_race, Bot};
 use ur_rules::{Action, GameRecord, OptionValue, Options, Phase, RecordError, Rules, Side};
+
+mod common;
+use common::oracle;
 
 fn rules(id: &str, pieces: i64) -> Arc<Rules> {
     rules_with(id, pieces, &[])
@@ -15,16 +18,6 @@ fn rules_with(id: &str, pieces: i64, more: &[(&str, &str)]) -> Arc<Rules> {
     let mut opts: Options = [("pieces".to_string(), OptionValue::Int(pieces))].into();
     opts.extend(more.iter().map(|(k, v)| (k.to_string(), OptionValue::parse(v))));
     Arc::new(Rules::builtin_with(id, &opts).unwrap())
-}
-
-/// A table of `rules`, solved here.
-fn oracle(rules: &Arc<Rules>, dir: &std::path::Path) -> Oracle {
-    use ur_solve::{solve, Indexer, Silent, SolveConfig};
-    let index = Indexer::new(rules).unwrap();
-    let sol = solve(rules, &index, &SolveConfig::default(), &Silent).unwrap();
-    let path = dir.join("t.urt");
-    ur_solve::table::write_table(&path, rules, &index, &sol.values, ur_solve::Encoding::F64, sol.residual, 1e-12).unwrap();
-    Oracle::new(Arc::new(ur_solve::Table::open(&path).unwrap()), rules.clone(), &path).unwrap()
 }
 
 /// A finished game between two bots, as a record.

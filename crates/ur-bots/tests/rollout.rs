@@ -8,22 +8,15 @@ use std::sync::Arc;
 use ur_bots::review::{review, Judge, NoteKind, Verdict, BLUNDER, INACCURACY, MISTAKE};
 use ur_bots::review_any::{review_any, AnyNoteKind, AnyReview, AnyStep};
 use ur_bots::rollout::{Estimate, RolloutConfig, RolloutJudge};
-use ur_bots::{make_bot, play_race, Oracle};
+use ur_bots::{make_bot, play_race};
 use ur_rules::{Action, AnyAction, AnyGame, Game, GameRecord, OptionValue, Options, Playable, Rules, Side, Turn};
+
+mod common;
+use common::oracle;
 
 fn rules(id: &str, pieces: i64) -> Arc<Rules> {
     let opts: Options = [("pieces".to_string(), OptionValue::Int(pieces))].into();
     Arc::new(Rules::builtin_with(id, &opts).unwrap())
-}
-
-/// A table of `rules`, solved here.
-fn oracle(rules: &Arc<Rules>, dir: &std::path::Path) -> Oracle {
-    use ur_solve::{solve, Indexer, Silent, SolveConfig};
-    let index = Indexer::new(rules).unwrap();
-    let sol = solve(rules, &index, &SolveConfig::default(), &Silent).unwrap();
-    let path = dir.join("t.urt");
-    ur_solve::table::write_table(&path, rules, &index, &sol.values, ur_solve::Encoding::F64, sol.residual, 1e-12).unwrap();
-    Oracle::new(Arc::new(ur_solve::Table::open(&path).unwrap()), rules.clone(), &path).unwrap()
 }
 
 /// A race game's start and steps.

@@ -54,6 +54,19 @@ impl RulesArgs {
         Ok(self.choice().new_game(first)?)
     }
 
+    /// The arguments as given on a command line (`--rules ID --pieces N --option A=B`),
+    /// for the records of how files were made.
+    pub fn command_args(&self) -> String {
+        let mut text = format!("--rules {}", self.rules);
+        if let Some(p) = self.pieces {
+            text += &format!(" --pieces {p}");
+        }
+        for o in &self.options {
+            text += &format!(" --option {o}");
+        }
+        text
+    }
+
     /// Loads the race rules these arguments name.
     ///
     /// # Errors

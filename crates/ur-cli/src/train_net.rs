@@ -193,13 +193,7 @@ impl TrainNetCmd {
     }
 
     fn command_line(&self) -> String {
-        let mut rules = format!("--rules {}", self.rules.rules);
-        if let Some(p) = self.rules.pieces {
-            rules += &format!(" --pieces {p}");
-        }
-        for o in &self.rules.options {
-            rules += &format!(" --option {o}");
-        }
+        let rules = self.rules.command_args();
         format!(
             "ur train-net {rules} --games {} --games-per-iteration {} --hidden {} --lambda {} --explore {} --keep {} --learning-rate {} --final-rate {} --epochs {} --batch {} --seed {}",
             self.games, self.games_per_iteration, self.hidden, self.lambda, self.explore, self.keep,

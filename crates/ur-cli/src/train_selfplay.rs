@@ -147,13 +147,7 @@ impl TrainSelfPlayCmd {
     }
 
     fn command_line(&self) -> String {
-        let mut rules = format!("--rules {}", self.rules.rules);
-        if let Some(p) = self.rules.pieces {
-            rules += &format!(" --pieces {p}");
-        }
-        for o in &self.rules.options {
-            rules += &format!(" --option {o}");
-        }
+        let rules = self.rules.command_args();
         format!(
             "ur train-selfplay {rules} --iterations {} --games {} --keep {} --explore {} --lambda {} --l2 {} --max-turns {} --backup-depth {} --greedy-games {}{} --seed {}",
             self.iterations, self.games, self.keep, self.explore, self.lambda, self.l2,
