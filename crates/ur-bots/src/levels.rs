@@ -5,8 +5,8 @@
 //! | 1     | one-move lookahead, much noise, 60% blunders (`noisy:0.04:0.6`)    |
 //! | 2     | one-move lookahead, some noise, 30% blunders (`noisy:0.015:0.3`)   |
 //! | 3     | one-move lookahead, little noise, 10% blunders (`noisy:0.005:0.1`) |
-//! | 4     | `expectimax:2` (others: `mcts:300`), 5% blunders                   |
-//! | 5     | `perfect` with a table, else `expectimax:3` (others: `mcts:2000`, `ravensburg-1977` `mcts:6000`) |
+//! | 4     | `net:0` where a network serves, else `expectimax:2` (others: `mcts:300`), 5% blunders |
+//! | 5     | `perfect` with a table, else `net:N` where a network serves ([`LEVEL5_NET_PLIES`], [`LEVEL5_GAME_NET_PLIES`]), else `expectimax:3` (others: `mcts:2000`, `ravensburg-1977` `mcts:6000`) |
 //!
 //! On the rule sets in [`BLUNDER_LADDERS`] (`regency-bell`), levels 1 to 4
 //! are level 5 with a share of random decisions instead.
