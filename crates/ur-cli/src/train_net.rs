@@ -211,11 +211,7 @@ fn resume_or_start(path: &Path, rules: &Subject, cfg: NetTrainConfig) -> Result<
     };
     let trainer: Trainer = serde_json::from_str(&text)
         .with_context(|| format!("{} is not a training checkpoint; remove it or give another --checkpoint", path.display()))?;
-    let options = match rules {
-        Subject::Race(_) => ur_rules::Options::new(),
-        Subject::Game { options, .. } => options.clone(),
-    };
-    if trainer.rules != rules.id() || trainer.pieces != rules.pieces() || trainer.options != options || trainer.config != cfg {
+    if trainer.rules != rules.id() || trainer.pieces != rules.pieces() || trainer.options != rules.options() || trainer.config != cfg {
         bail!(
             "{} holds a run with other rules or settings ({} games of '{}'); give the same arguments to resume it, or remove it to start again",
             path.display(),

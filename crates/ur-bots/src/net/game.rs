@@ -30,11 +30,6 @@ impl GameNet {
         self.observer.encode(g, x);
         f64::from(self.mlp.value(x))
     }
-
-    /// The observation's inputs of a game of this rule set.
-    pub fn inputs(game: &AnyGame) -> usize {
-        Observer::for_game(game).len()
-    }
 }
 
 /// A new game of `id` for training, the first roller drawn.

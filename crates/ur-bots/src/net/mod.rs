@@ -115,10 +115,10 @@ const BUILTIN: &[(&str, &str)] = &[
     ("guard-d6", include_str!("../../weights/net/guard-d6.json")),
 ];
 
-fn builtin_files() -> &'static [NetFile] {
-    static FILES: OnceLock<Vec<NetFile>> = OnceLock::new();
+fn builtin_files() -> &'static [Arc<NetFile>] {
+    static FILES: OnceLock<Vec<Arc<NetFile>>> = OnceLock::new();
     FILES.get_or_init(|| {
-        BUILTIN.iter().map(|(id, text)| NetFile::parse(text).unwrap_or_else(|e| panic!("weights/net/{id}.json: {e}"))).collect()
+        BUILTIN.iter().map(|(id, text)| Arc::new(NetFile::parse(text).unwrap_or_else(|e| panic!("weights/net/{id}.json: {e}")))).collect()
     })
 }
 
@@ -146,7 +146,7 @@ fn find(fits: impl Fn(&NetFile) -> bool) -> Option<Arc<NetFile>> {
     if let Some(f) = installed().read().expect("the network list is not poisoned").iter().find(|f| fits(f)) {
         return Some(f.clone());
     }
-    builtin_files().iter().find(|f| fits(f)).map(|f| Arc::new(f.clone()))
+    builtin_files().iter().find(|f| fits(f)).cloned()
 }
 
 /// A race network ready to judge positions of one rule set.

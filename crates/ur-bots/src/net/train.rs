@@ -119,6 +119,14 @@ impl Subject {
         }
     }
 
+    /// The options of a rule set beyond the race (none for a race).
+    pub fn options(&self) -> Options {
+        match self {
+            Subject::Race(_) => Options::new(),
+            Subject::Game { options, .. } => options.clone(),
+        }
+    }
+
     pub fn inputs(&self) -> usize {
         match self {
             Subject::Race(r) => RaceEncoder::new(r.clone()).len(),
@@ -155,14 +163,10 @@ impl Trainer {
     pub fn new(subject: &Subject, config: NetTrainConfig) -> Trainer {
         let net = Mlp::new(subject.inputs(), config.hidden, config.seed);
         let adam = Adam::new(net.params.len());
-        let options = match subject {
-            Subject::Race(_) => Options::new(),
-            Subject::Game { options, .. } => options.clone(),
-        };
         Trainer {
             rules: subject.id().to_string(),
             pieces: subject.pieces(),
-            options,
+            options: subject.options(),
             config,
             net,
             adam,
