@@ -129,6 +129,21 @@ impl AnyGame {
         g
     }
 
+    /// Writes into `out` (cleared first) everything the rest of the game
+    /// depends on: two games with equal keys go on alike. The history is not
+    /// in it, so for the tower games the key is exact only with T10 off
+    /// (`no_progress_turns=0`, `repetition_limit=0`). For solvers that walk
+    /// every situation of a small variant.
+    pub fn situation_key(&self, out: &mut Vec<u8>) {
+        out.clear();
+        match self {
+            AnyGame::Race(g) => crate::situation_key::push_hashed(out, &g.situation()),
+            AnyGame::Tower(g) => g.situation_key(out),
+            AnyGame::Bens(g) => g.situation_key(out),
+            AnyGame::Akalandung(g) => g.situation_key(out),
+        }
+    }
+
     /// Whether `action`, open now, takes an opposing piece: sends it back
     /// (the races and marker games) or takes its stack (the tower games).
     pub fn captures(&self, action: &AnyAction) -> bool {

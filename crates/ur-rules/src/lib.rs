@@ -38,6 +38,7 @@ pub mod record;
 pub mod report;
 pub mod rules;
 pub mod spec;
+mod situation_key;
 mod text_input;
 pub mod tower;
 

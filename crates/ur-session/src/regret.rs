@@ -14,7 +14,8 @@ use serde::Serialize;
 use ur_bots::hint::action_values;
 use ur_bots::review::Judge;
 use ur_bots::{make_bot_with_table, Bot, BotError, Oracle};
-use ur_rules::{Action, AnyAction, AnyGame, Playable, Rules, SeededDice, Side, Turn};
+use ur_rules::{Action, AnyAction, AnyGame, Playable, SeededDice, Side, Turn};
+use ur_solve::GraphTable;
 
 use crate::reference::RulesRef;
 use crate::seed::derive_seed;
@@ -96,41 +97,38 @@ impl RegretSpec {
         }
     }
 
-    /// Measures the bot against `oracle`, telling `progress` of each measured decision.
+    /// Measures the bot against `referee`, telling `progress` of each measured decision.
     ///
     /// # Errors
     /// An unknown bot or sampler, a bot's illegal choice, or rules with nothing to measure.
-    pub fn measure(&self, oracle: &Oracle, mut progress: impl FnMut(u64)) -> Result<RegretReport, RegretError> {
-        make_bot_with_table(&self.bot, 0, Some(oracle))?;
-        make_bot_with_table(self.sampler_name(), 0, Some(oracle)).map_err(RegretError::Sampler)?;
-        let rules = oracle.rules().clone();
+    pub fn measure(&self, referee: &dyn Referee, mut progress: impl FnMut(u64)) -> Result<RegretReport, RegretError> {
+        referee.bot(&self.bot, 0)?;
+        referee.bot(self.sampler_name(), 0).map_err(RegretError::Sampler)?;
         let mut stats = Stats::default();
         let mut game_no = 0u64;
         let mut barren = 0;
         while stats.decisions < self.positions {
             let before = stats.decisions;
-            self.measure_game(oracle, game_no, &mut stats, &mut progress)?;
+            self.measure_game(referee, game_no, &mut stats, &mut progress)?;
             game_no += 1;
             barren = if stats.decisions == before { barren + 1 } else { 0 };
             if barren >= 1000 {
-                return Err(RegretError::Barren(RulesRef::of(&rules)));
+                return Err(RegretError::Barren(referee.rules()));
             }
         }
-        Ok(stats.report(self, &rules, game_no))
+        Ok(stats.report(self, referee.rules(), game_no))
     }
 
     /// Plays game `game_no` with the sampler bots, measuring the bot at
     /// every decision with a real choice until the game ends or enough
     /// decisions are measured.
-    fn measure_game(&self, oracle: &Oracle, game_no: u64, stats: &mut Stats, progress: &mut impl FnMut(u64)) -> Result<(), RegretError> {
-        let judge = Judge::Table(oracle.clone());
-        let rules = oracle.rules().clone();
+    fn measure_game(&self, referee: &dyn Referee, game_no: u64, stats: &mut Stats, progress: &mut impl FnMut(u64)) -> Result<(), RegretError> {
         let seed = |tag: u64| derive_seed(self.seed, &[game_no, tag]);
         let mut dice = SeededDice::new(seed(0));
         let sampler = self.sampler_name();
-        let mut measured = make_bot_with_table(&self.bot, seed(1), Some(oracle))?;
-        let mut players = [make_bot_with_table(sampler, seed(2), Some(oracle))?, make_bot_with_table(sampler, seed(3), Some(oracle))?];
-        let mut game = ur_rules::report::race_game(rules.clone(), Side::Light);
+        let mut measured = referee.bot(&self.bot, seed(1))?;
+        let mut players = [referee.bot(sampler, seed(2))?, referee.bot(sampler, seed(3))?];
+        let mut game = referee.new_game();
         let mut cluster = (0.0, 0u64);
         let mut actions = 0;
         let refused = |e: &dyn std::fmt::Display| RegretError::Game(e.to_string());
@@ -151,8 +149,8 @@ impl RegretSpec {
                 let t = Instant::now();
                 let chosen = bot.decide(&game);
                 stats.think += t.elapsed();
-                let r =
-                    regret(&judge, &game, &chosen).map_err(|e| RegretError::Game(format!("the {} bot chose {chosen}: {e}", self.bot)))?;
+                let r = regret(referee, &game, &chosen)
+                    .map_err(|e| RegretError::Game(format!("the {} bot chose {chosen}: {e}", self.bot)))?;
                 stats.add(r, matches!(chosen, AnyAction::Race(Action::Choose(_))));
                 cluster.0 += r;
                 cluster.1 += 1;
@@ -175,9 +173,65 @@ impl RegretSpec {
     }
 }
 
+/// What judges the decisions: exact values for every situation of the rules.
+pub trait Referee {
+    /// The rules and options judged.
+    fn rules(&self) -> RulesRef;
+    /// A new game of them, light to move.
+    fn new_game(&self) -> AnyGame;
+    /// A bot by name, given the referee's table where it plays from one.
+    ///
+    /// # Errors
+    /// An unknown bot name.
+    fn bot(&self, name: &str, seed: u64) -> Result<Box<dyn Bot>, BotError>;
+    /// Every open choice with the decider's exact chance to win after it, best first.
+    ///
+    /// # Errors
+    /// A situation the referee does not know.
+    fn action_values(&self, game: &AnyGame) -> Result<Vec<(AnyAction, f64)>, String>;
+}
+
+/// A solved race table.
+impl Referee for Oracle {
+    fn rules(&self) -> RulesRef {
+        RulesRef::of(Oracle::rules(self))
+    }
+
+    fn new_game(&self) -> AnyGame {
+        ur_rules::report::race_game(Oracle::rules(self).clone(), Side::Light)
+    }
+
+    fn bot(&self, name: &str, seed: u64) -> Result<Box<dyn Bot>, BotError> {
+        make_bot_with_table(name, seed, Some(self))
+    }
+
+    fn action_values(&self, game: &AnyGame) -> Result<Vec<(AnyAction, f64)>, String> {
+        action_values(&Judge::Table(self.clone()), game).map_err(|e| e.to_string())
+    }
+}
+
+/// A solved small variant of any family.
+impl Referee for GraphTable {
+    fn rules(&self) -> RulesRef {
+        RulesRef::new(self.header().rules.clone(), self.header().options.clone())
+    }
+
+    fn new_game(&self) -> AnyGame {
+        GraphTable::new_game(self).expect("the table's rules were checked when it was opened")
+    }
+
+    fn bot(&self, name: &str, seed: u64) -> Result<Box<dyn Bot>, BotError> {
+        make_bot_with_table(name, seed, None)
+    }
+
+    fn action_values(&self, game: &AnyGame) -> Result<Vec<(AnyAction, f64)>, String> {
+        GraphTable::action_values(self, game).ok_or_else(|| "a situation the table does not hold (a table of other options?)".into())
+    }
+}
+
 /// The best value among the choices open in `game` minus the value of `chosen`.
-fn regret(judge: &Judge, game: &AnyGame, chosen: &AnyAction) -> Result<f64, String> {
-    let values = action_values(judge, game).map_err(|e| e.to_string())?;
+fn regret(referee: &dyn Referee, game: &AnyGame, chosen: &AnyAction) -> Result<f64, String> {
+    let values = referee.action_values(game)?;
     let best = values.first().map(|v| v.1).ok_or("the table lists no choice here")?;
     let got = values.iter().find(|(a, _)| a == chosen).map(|v| v.1).ok_or("not a legal choice")?;
     Ok((best - got).max(0.0))
@@ -218,12 +272,12 @@ impl Stats {
         (mean, Z95 * var.sqrt())
     }
 
-    fn report(&self, spec: &RegretSpec, rules: &Rules, games: u64) -> RegretReport {
+    fn report(&self, spec: &RegretSpec, rules: RulesRef, games: u64) -> RegretReport {
         let (mean, half) = self.mean_ci();
         let pp = |x: f64| 100.0 * x;
         RegretReport {
-            rules: rules.id().to_string(),
-            options: rules.options.clone(),
+            rules: rules.id,
+            options: rules.options,
             table: spec.table.clone(),
             bot: spec.bot.clone(),
             sampler: spec.sampler.clone(),

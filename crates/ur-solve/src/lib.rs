@@ -20,6 +20,7 @@ mod anderson;
 pub mod atomic;
 mod bits;
 mod checkpoint;
+pub mod graph;
 pub mod huge;
 pub mod index;
 pub mod loaded;
@@ -31,6 +32,7 @@ pub mod solve;
 pub mod store;
 pub mod table;
 
+pub use graph::{GraphError, GraphHeader, GraphProgress, GraphSettings, GraphTable};
 pub use index::{Indexer, Layer};
 pub use loaded::{LoadedTable, TableRulesError};
 pub use operator::RowBytes;

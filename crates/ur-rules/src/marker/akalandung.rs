@@ -79,6 +79,7 @@ pub fn rule_set() -> FamilyRuleSet {
                 "arrive14",
                 &["arrive14", "bearoff"],
             ),
+            option("pieces", super::SMALL_VARIANT, "7", &["1", "2", "3", "4", "5", "6", "7"]),
         ],
     }
 }
@@ -148,6 +149,8 @@ struct Config {
     declare_twins: bool,
     warrior_13: bool,
     warrior_on_bearoff: bool,
+    /// Pieces per side (7; fewer for small variants).
+    pieces: u8,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,6 +189,24 @@ pub struct AkalandungGame {
 }
 
 impl AkalandungGame {
+    /// Appends the situation's key (see [`crate::AnyGame::situation_key`]).
+    pub(crate) fn situation_key(&self, out: &mut Vec<u8>) {
+        use crate::situation_key::{opt_byte, side_byte};
+        let (tag, side) = match self.phase {
+            Phase::Roll(s) => (0, s),
+            Phase::Decide(s) => (1, s),
+            Phase::ExtraRoll(s) => (2, s),
+            Phase::Over(s) => (3, s),
+        };
+        out.extend([tag, side_byte(side), opt_byte(self.throw), opt_byte(self.oracle.map(side_byte))]);
+        for s in &self.sides {
+            let mut pieces: Vec<u8> = s.board.iter().map(|p| p.pos << 2 | u8::from(p.twin) << 1 | u8::from(p.warrior)).collect();
+            pieces.sort_unstable();
+            out.extend([s.reserve, s.off, pieces.len() as u8]);
+            out.extend(pieces);
+        }
+    }
+
     /// A new game, `first` to roll (the booklet's roll-off, D35, is left to
     /// the caller, as for `ludens-planet`).
     ///
@@ -193,9 +214,10 @@ impl AkalandungGame {
     /// An unknown option or value.
     pub fn new(options: &Options, first: Side) -> Result<AkalandungGame, SpecError> {
         let values = OptionValues::read(ID, &rule_set().options, options)?;
-        let side = SideState { reserve: PIECES, off: 0, board: Vec::new() };
+        let cfg = config(&values);
+        let side = SideState { reserve: cfg.pieces, off: 0, board: Vec::new() };
         Ok(AkalandungGame {
-            cfg: config(&values),
+            cfg,
             common: Common::new(values, "PATH-14"),
             sides: [side.clone(), side],
             phase: Phase::Roll(first),
@@ -465,7 +487,7 @@ impl AkalandungGame {
                 return;
             }
         };
-        if warrior_won || self.sides[side.index()].off == PIECES {
+        if warrior_won || self.sides[side.index()].off == self.cfg.pieces {
             self.phase = Phase::Over(side);
             return;
         }
@@ -527,6 +549,7 @@ fn config(values: &OptionValues) -> Config {
         declare_twins: values.get("twins_declaration") == "optional",
         warrior_13: values.flag("warrior_includes_13"),
         warrior_on_bearoff: values.get("warrior_wins_on") == "bearoff",
+        pieces: values.get("pieces").parse().unwrap_or(PIECES),
     }
 }
 
@@ -608,7 +631,7 @@ impl Playable for AkalandungGame {
     }
 
     fn standing(&self, side: Side) -> f64 {
-        super::standing(self.winner(), side, self.boards(), [self.sides[0].off, self.sides[1].off], PIECES, OFF)
+        super::standing(self.winner(), side, self.boards(), [self.sides[0].off, self.sides[1].off], self.cfg.pieces, OFF)
     }
 
     fn position(&self) -> AkalandungSetup {

@@ -63,6 +63,7 @@ pub fn rule_set() -> FamilyRuleSet {
             option("bens_small_block_order", "Which side of the small block the route passes first (D14).", "own_first", &["own_first", "opponent_first"]),
             option("start_double_zero", "Start procedure: a double zero is always void, or only when both jumps could reach a common square (D63, D22).", "void_always", &["void_always", "void_if_common_square"]),
             option("start_procedure", "Play the booklet's simultaneous start (5.7), or let the given first player start with every marker at home (engine option).", "simultaneous", &["simultaneous", "none"]),
+            option("markers", super::SMALL_VARIANT, "7", &["1", "2", "3", "4", "5", "6", "7"]),
         ],
     }
 }
@@ -166,6 +167,8 @@ struct Config {
     per_side_and_face: bool,
     start_rule: StartRule,
     simultaneous_start: bool,
+    /// Markers per side (7; fewer for small variants).
+    markers: u8,
     /// `kinds[pos]`: the square type of a position (the same for both sides).
     kinds: [SquareKind; OFF as usize],
 }
@@ -206,6 +209,26 @@ pub struct BensGame {
 }
 
 impl BensGame {
+    /// Appends the situation's key (see [`crate::AnyGame::situation_key`]).
+    pub(crate) fn situation_key(&self, out: &mut Vec<u8>) {
+        use crate::situation_key::{opt_byte, side_byte};
+        let (tag, side) = match self.phase {
+            Phase::StartRoll(s) => (0, s),
+            Phase::StartJump(s) => (1, s),
+            Phase::Roll(s) => (2, s),
+            Phase::Decide(s) => (3, s),
+            Phase::Over(s) => (4, s),
+        };
+        out.extend([tag, side_byte(side), opt_byte(self.throw), u8::from(self.free_turn)]);
+        out.extend(self.start_raws.iter().chain(&self.start_jumps).map(|&v| opt_byte(v)));
+        for s in &self.sides {
+            let mut markers: ArrayVec<(u8, u8), { MARKERS as usize }> = s.board.iter().map(|m| (m.pos, m.face as u8)).collect();
+            markers.sort_unstable();
+            out.extend([s.home, s.off, markers.len() as u8]);
+            out.extend(markers.iter().flat_map(|&(pos, face)| [pos, face]));
+        }
+    }
+
     /// A new game; with the simultaneous start (default) the procedure
     /// chooses the first player and `first` is not used.
     ///
@@ -215,7 +238,7 @@ impl BensGame {
         let values = OptionValues::read(ID, &rule_set().options, options)?;
         let cfg = config(&values);
         let phase = if cfg.simultaneous_start { Phase::StartRoll(Side::Light) } else { Phase::Roll(first) };
-        let side = SideState { home: MARKERS, off: 0, board: ArrayVec::new() };
+        let side = SideState { home: cfg.markers, off: 0, board: ArrayVec::new() };
         let path = if values.get("bens_small_block_order") == "opponent_first" { "PATH-23-ALT" } else { "PATH-23" };
         Ok(BensGame {
             cfg: Arc::new(cfg),
@@ -434,7 +457,7 @@ impl BensGame {
 
     fn finish_if_won(&mut self, side: Side) -> bool {
         for s in [side, side.other()] {
-            if self.sides[s.index()].off == MARKERS {
+            if self.sides[s.index()].off == self.cfg.markers {
                 self.phase = Phase::Over(s);
                 return true;
             }
@@ -554,9 +577,10 @@ impl BensGame {
         self.start_raws = [None; 2];
         let (l, d) = (self.first_marker(Side::Light).pos, self.first_marker(Side::Dark).pos);
         if l >= 1 && d >= 1 && self.cell(Side::Light, l) == self.cell(Side::Dark, d) {
+            let markers = self.cfg.markers;
             for s in &mut self.sides {
                 s.board.clear();
-                s.home = MARKERS;
+                s.home = markers;
             }
             self.phase = Phase::StartRoll(Side::Light);
         } else if l == d {
@@ -610,6 +634,7 @@ fn config(values: &OptionValues) -> Config {
             StartRule::VoidAlways
         },
         simultaneous_start: values.get("start_procedure") != "none",
+        markers: values.get("markers").parse().unwrap_or(MARKERS),
         kinds: std::array::from_fn(|pos| SquareKind::of(&board, common.cell(Side::Light, pos as u8))),
     }
 }
@@ -690,7 +715,7 @@ impl Playable for BensGame {
     }
 
     fn standing(&self, side: Side) -> f64 {
-        super::standing(self.winner(), side, self.boards(), [self.sides[0].off, self.sides[1].off], MARKERS, OFF)
+        super::standing(self.winner(), side, self.boards(), [self.sides[0].off, self.sides[1].off], self.cfg.markers, OFF)
     }
 
     fn position(&self) -> BensSetup {

@@ -124,6 +124,10 @@ pub enum Event<A> {
     Act { side: Side, action: A },
 }
 
+/// The description of a piece-count option that the booklets do not have.
+pub(crate) const SMALL_VARIANT: &str =
+    "Pieces per side. Not in the booklet: an engine option for small variants that can be solved exactly (`ur solve`).";
+
 /// Option values by name, every option present (given or default).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct OptionValues(BTreeMap<&'static str, String>);

@@ -116,6 +116,26 @@ pub struct TowerGame {
 }
 
 impl TowerGame {
+    /// Appends the situation's key (see [`crate::AnyGame::situation_key`]):
+    /// without the T10 counters, which live in the history.
+    pub(crate) fn situation_key(&self, out: &mut Vec<u8>) {
+        use crate::situation_key::{opt_byte, side_byte};
+        let (tag, value) = match self.phase {
+            TowerPhase::Roll => (0, 0),
+            TowerPhase::Blank => (1, 0),
+            TowerPhase::Move(v) => (2, v),
+            TowerPhase::Over(w) => (3, opt_byte(w.map(side_byte))),
+        };
+        out.extend([tag, value, side_byte(self.to_move)]);
+        out.extend(self.reserve.iter().chain(&self.eliminated));
+        for sq in 0..SQUARES {
+            let len = self.stacks.len(sq);
+            out.push(len);
+            let bits = (0..len).fold(0u64, |acc, i| acc | u64::from(self.stacks.token(sq, i).0) << (2 * i));
+            out.extend_from_slice(&bits.to_le_bytes()[..usize::from(len).div_ceil(4)]);
+        }
+    }
+
     /// A new game, `first` to roll.
     ///
     /// # Errors

@@ -128,10 +128,20 @@ const T10: [OptionDef; 3] = [
     def("stalemate_result", STALEMATE, "draw", &["draw", "adjudicate"]),
 ];
 
-const RAVENSBURG: [OptionDef; 3] = [
+/// Tokens per player where the booklet fixes ten: for small variants solved exactly.
+const SMALL_TOKENS: OptionDef = num(
+    "tokens_per_player",
+    "tokens per player. Not in the booklet: an engine option for small variants that can be solved exactly (`ur solve`)",
+    "10",
+    1,
+    10,
+);
+
+const RAVENSBURG: [OptionDef; 4] = [
     def("optional_drop_prisoners", DROP, "true", BOOL),
     def("loaded_promoted_backward", BACK, "false", BOOL),
     def("rolloff_six", ROLLOFF, "zero", &["zero", "six"]),
+    SMALL_TOKENS,
 ];
 
 const VIZIER: [OptionDef; 6] = [
@@ -143,7 +153,7 @@ const VIZIER: [OptionDef; 6] = [
     def("loaded_promoted_backward", BACK, "false", BOOL),
 ];
 
-const GUARD: [OptionDef; 5] = [
+const GUARD: [OptionDef; 6] = [
     num("max_stack", "most pawns on any square (D57)", "5", 2, 30),
     def(
         "max_stack_counts",
@@ -154,6 +164,7 @@ const GUARD: [OptionDef; 5] = [
     def("loaded_promoted_backward", BACK, "true", BOOL),
     def("optional_drop_prisoners", DROP, "false", BOOL),
     def("rolloff_six", ROLLOFF, "zero", &["zero", "six"]),
+    SMALL_TOKENS,
 ];
 
 /// Name, booklet source and options of a tower rule set.
@@ -242,6 +253,8 @@ impl TowerRules {
         }
         if has("tokens_per_player") {
             r.tokens = c.number("tokens_per_player")? as u8;
+        }
+        if has("goal_cap_scope") {
             r.goal_cap_scope = if c.word("goal_cap_scope")? == "combined" { GoalCapScope::Combined } else { GoalCapScope::PerSquare };
             r.win = WinRule::Expulsion { adjudicate: c.flag("adjudicate_when_no_free_tokens")? };
             r.blank_without_5 = if c.word("all_blank_without_5")? == "pass" { BlankWithout5::Pass } else { BlankWithout5::MustReroll };

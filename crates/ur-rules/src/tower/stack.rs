@@ -27,7 +27,7 @@ pub const MAX_TOKENS: usize = 30;
 
 /// One token: its owner and its face.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Token(u8);
+pub struct Token(pub(crate) u8);
 
 impl Token {
     pub const fn new(owner: Side, promoted: bool) -> Token {

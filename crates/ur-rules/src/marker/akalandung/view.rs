@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::{AkalandungGame, Phase, Piece, SideState, ID, LEN, PIECES, POWERLESS, SIDE_NAMES, SPLIT, TWIN_SQUARE};
+use super::{AkalandungGame, Phase, Piece, SideState, ID, LEN, POWERLESS, SIDE_NAMES, SPLIT, TWIN_SQUARE};
 use crate::marker::{draw_board, home_count, side_of_turn};
 use crate::play::{PlayError, Playable};
 use crate::spec::Options;
@@ -85,7 +85,7 @@ impl AkalandungGame {
         let mut g = AkalandungGame {
             cfg: self.cfg.clone(),
             common: self.common.fresh(),
-            sides: [side_from_setup(Side::Light, &setup.light)?, side_from_setup(Side::Dark, &setup.dark)?],
+            sides: [side_from_setup(Side::Light, &setup.light, self.cfg.pieces)?, side_from_setup(Side::Dark, &setup.dark, self.cfg.pieces)?],
             phase: Phase::Roll(setup.to_move),
             throw: None,
             legal: Vec::new(),
@@ -99,7 +99,7 @@ impl AkalandungGame {
             g.oracle = Some(h);
         }
         for s in Side::BOTH {
-            if g.sides[s.index()].off == PIECES {
+            if g.sides[s.index()].off == g.cfg.pieces {
                 g.phase = Phase::Over(s);
             }
         }
@@ -197,7 +197,7 @@ impl AkalandungGame {
     }
 }
 
-fn side_from_setup(side: Side, s: &AkalandungSide) -> Result<SideState, PlayError> {
+fn side_from_setup(side: Side, s: &AkalandungSide, pieces: u8) -> Result<SideState, PlayError> {
     let bad = |what: String| Err(PlayError::BadPosition(format!("{side}: {what}")));
     let mut board: Vec<Piece> = s.path.iter().map(|&pos| Piece { pos, twin: false, warrior: false }).collect();
     for &pos in &s.twins {
@@ -220,7 +220,7 @@ fn side_from_setup(side: Side, s: &AkalandungSide) -> Result<SideState, PlayErro
         return bad(format!("a Warrior cannot stand on {w} (only on 2, 4, 6, 8, 9, 12, 14, or 13 with warrior_includes_13)"));
     }
     board.sort_by_key(|p| p.pos);
-    let reserve = home_count(side, s.reserve, s.off, board.len(), PIECES, "reserve")?;
+    let reserve = home_count(side, s.reserve, s.off, board.len(), pieces, "reserve")?;
     Ok(SideState { reserve, off: s.off, board })
 }
 

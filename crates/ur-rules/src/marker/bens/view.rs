@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::{BensGame, Face, Marker, Phase, SideState, ID, LAST_BLANK, LEN, MARKERS, SIDE_NAMES};
+use super::{BensGame, Face, Marker, Phase, SideState, ID, LAST_BLANK, LEN, SIDE_NAMES};
 use crate::marker::{draw_board, groups_text, home_count, side_of_turn};
 use crate::play::{PlayError, Playable};
 use crate::spec::Options;
@@ -82,7 +82,7 @@ impl BensGame {
 
     /// A game with these rules and options at a position.
     pub(super) fn with_position(&self, setup: &BensSetup) -> Result<BensGame, PlayError> {
-        let side = |s: &BensSide, side: Side| side_from_setup(side, s);
+        let side = |s: &BensSide, side: Side| side_from_setup(side, s, self.cfg.markers);
         let mut g = BensGame {
             cfg: self.cfg.clone(),
             common: self.common.fresh(),
@@ -165,7 +165,7 @@ impl BensGame {
     }
 }
 
-fn side_from_setup(side: Side, s: &BensSide) -> Result<SideState, PlayError> {
+fn side_from_setup(side: Side, s: &BensSide, markers: u8) -> Result<SideState, PlayError> {
     let bad = |what: String| Err(PlayError::BadPosition(format!("{side}: {what}")));
     let mut board: Vec<Marker> = s.blank.iter().map(|&pos| Marker { pos, face: Face::Blank }).collect();
     board.extend(s.dotted.iter().map(|&pos| Marker { pos, face: Face::Dotted }));
@@ -181,10 +181,10 @@ fn side_from_setup(side: Side, s: &BensSide) -> Result<SideState, PlayError> {
             _ => {}
         }
     }
-    if board.len() > usize::from(MARKERS) {
-        return bad(format!("{} markers on the board, more than {MARKERS}", board.len()));
+    if board.len() > usize::from(markers) {
+        return bad(format!("{} markers on the board, more than {markers}", board.len()));
     }
-    let home = home_count(side, s.home, s.off, board.len(), MARKERS, "home")?;
+    let home = home_count(side, s.home, s.off, board.len(), markers, "home")?;
     Ok(SideState { home, off: s.off, board: board.into_iter().collect() })
 }
 
