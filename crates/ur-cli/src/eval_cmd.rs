@@ -33,8 +33,9 @@ pub fn race_only(id: &str, cmd: &str) -> Result<()> {
     match ur_rules::family_of(id) {
         Some(f) if f != ur_rules::Family::Race => {
             bail!(
-                "{cmd} needs a solved table, and tables exist for race rule sets only; '{id}' is of the {} family \
-                 (`ur play --rules {id}` plays it, and `ur review` judges its games)",
+                "{cmd} needs a solved table, and full tables exist for race rule sets only; '{id}' is of the {} family \
+                 (`ur play --rules {id}` plays it, `ur review` judges its games, and `ur solve {id} --option ... --out FILE` \
+                 solves a small variant that `ur regret --table FILE` measures bots with)",
                 ur_rules::narrate::family_name(f)
             )
         }
@@ -77,6 +78,21 @@ impl TableRulesArgs {
     /// As [`RulesChoice::for_table`].
     pub fn load(&self, table: &LoadedTable) -> Result<Rules> {
         Ok(self.choice().for_table(table)?)
+    }
+
+    /// Refuses rules or options given beside a table of a small variant,
+    /// which fixes both.
+    ///
+    /// # Errors
+    /// Another rule set, a rule-set file, or options.
+    pub fn check_fixed(&self, table_rules: &str) -> Result<()> {
+        if self.rules_file.is_some() || self.rules.as_deref().is_some_and(|r| r != table_rules) {
+            anyhow::bail!("the table is of {table_rules}; leave out --rules and --rules-file, or give a table of those rules");
+        }
+        if self.pieces.is_some() || !self.options.is_empty() {
+            anyhow::bail!("a table of a small variant fixes its options (`ur solve` chose them); leave out --pieces and --option");
+        }
+        Ok(())
     }
 
     /// The rules when there is no table: as given, by default Finkel.

@@ -14,6 +14,7 @@ mod rules_cmd;
 mod serve;
 mod signals;
 mod solve_cmd;
+mod solve_graph;
 mod train_eval;
 mod train_net;
 mod train_selfplay;

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use anyhow::{bail, Result};
 use clap::Args;
-use ur_bots::Oracle;
-use ur_session::regret::{RegretReport, RegretSpec};
+use ur_session::regret::{Referee, RegretReport, RegretSpec};
+use ur_solve::GraphTable;
 
 use crate::arena::{progress_bar, MeasureArgs};
 use crate::eval_cmd::{race_only, LoadedTable, TableOracle, TableRulesArgs};
@@ -41,18 +41,24 @@ pub struct RegretCmd {
 }
 
 impl RegretCmd {
-    fn load(&self) -> Result<Oracle> {
+    fn load(&self) -> Result<Box<dyn Referee>> {
+        let Some(path) = &self.table else {
+            bail!(
+                "ur regret needs --table FILE, a table made by `ur solve` to judge the moves (for example `ur solve finkel --pieces 3 --out f3.urt`, \
+                 or for a small variant of another family `ur solve bens-ur --option markers=2 --option start_procedure=none --out b2.urg`)"
+            );
+        };
+        if GraphTable::is_graph_file(path) {
+            let table = GraphTable::open(path)?;
+            self.rules.check_fixed(&table.header().rules)?;
+            return Ok(Box::new(table));
+        }
         if let Some(id) = self.rules.builtin_id() {
             race_only(id, "ur regret")?;
         }
-        let Some(path) = &self.table else {
-            bail!(
-                "ur regret needs --table FILE, a table made by `ur solve` to judge the moves (for example `ur solve finkel --pieces 3 --out f3.urt`)"
-            );
-        };
         let table = LoadedTable::open(path)?;
         let rules = self.rules.load(&table)?;
-        Ok(table.oracle(Arc::new(rules))?)
+        Ok(Box::new(table.oracle(Arc::new(rules))?))
     }
 
     pub fn run(self) -> Result<()> {
@@ -73,7 +79,7 @@ impl RegretCmd {
             table: self.table.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
         };
         let bar = progress_bar(self.positions, self.out.quiet, "decisions");
-        let report = spec.measure(&oracle, |done| bar.set_position(done));
+        let report = spec.measure(oracle.as_ref(), |done| bar.set_position(done));
         bar.finish_and_clear();
         let report = report.map_err(|e| match e {
             ur_session::regret::RegretError::Sampler(_) => anyhow::anyhow!("--sampler: {e}"),

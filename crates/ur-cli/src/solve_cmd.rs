@@ -1,4 +1,5 @@
-//! `ur solve`: exact win probabilities for every position of a race rule set.
+//! `ur solve`: exact win probabilities for every position of a race rule set
+//! (small variants of the other families: [`crate::solve_graph`]).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -52,6 +53,10 @@ impl SolveCmd {
     pub fn run(mut self) -> Result<()> {
         if let Some(id) = self.id.take() {
             self.rules.rules = id;
+        }
+        if self.rules.family() != ur_rules::Family::Race {
+            let options = self.rules.given_options()?;
+            return crate::solve_graph::solve_variant(&self.rules.rules, &options, self.out.as_deref(), self.tolerance, self.quiet);
         }
         let rules = self.rules.load()?.rules;
         let Some(encoding) = Encoding::parse(&self.encoding) else { bail!("--encoding must be f64 or u16, not '{}'", self.encoding) };

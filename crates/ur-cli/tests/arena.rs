@@ -291,3 +291,29 @@ fn ctrl_c_keeps_every_game_it_counts() {
     assert_eq!(line, format!("interrupted: {kept} of 20000 games kept in {s}; run the same command to go on"));
     assert_eq!(saved_games(&save), (20000, kept), "the file holds every game the message counts");
 }
+
+#[test]
+fn a_small_variant_of_another_family_is_solved_and_judges_regret() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("vizier-1.urg");
+    let p = path_str(&path);
+    let t10_off = ["--option", "no_progress_turns=0", "--option", "repetition_limit=0"];
+    fn solve<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        [&["solve", "vizier-4-pyramids", "--option", "tokens_per_player=1", "--quiet"][..], extra].concat()
+    }
+    run_fails(&solve(&["--out", p]), &["no_progress_turns=0"]);
+    assert!(!path.exists());
+    run_fails(&solve(&t10_off), &["needs --out FILE"]);
+    let out = run_ok(&solve(&[&t10_off[..], &["--out", p]].concat()));
+    assert!(out.contains("situations") && out.contains("table written to"), "{out}");
+
+    let regret = |bot: &str| json(&["regret", "--bot", bot, "--table", p, "--positions", "300", "--json", "--quiet"]);
+    let random = regret("random");
+    assert_eq!(random["rules"], "vizier-4-pyramids", "{random}");
+    assert_eq!(random["options"]["tokens_per_player"], 1, "{random}");
+    assert!(random["mean_regret_pp"].as_f64().unwrap() > 0.5, "random loses win probability: {random}");
+    let greedy = regret("expectimax:2");
+    assert!(greedy["mean_regret_pp"].as_f64().unwrap() < random["mean_regret_pp"].as_f64().unwrap(), "{greedy} {random}");
+
+    run_fails(&["regret", "--bot", "random", "--table", p, "--option", "tokens_per_player=2"], &["fixes its options"]);
+}

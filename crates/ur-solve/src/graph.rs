@@ -310,6 +310,12 @@ impl GraphTable {
         .map_err(file_error)
     }
 
+    /// Whether the file at `path` begins as such a table does.
+    pub fn is_graph_file(path: &Path) -> bool {
+        let mut magic = [0u8; 8];
+        std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok() && &magic == MAGIC
+    }
+
     /// Reads a table written by [`GraphTable::save`].
     ///
     /// # Errors
