@@ -151,6 +151,36 @@ test('the hint lists every open move with its win chance and its judge', { timeo
   await me.context.close();
 });
 
+test('beyond the race the hint comes from the rule set\'s network, and says so; without one there is no hint button', { timeout: 120000 }, async () => {
+  const me = await person(browser, server);
+  const { page } = me;
+  await startInLobby(page, server, { rules: 'guard-d6', mode: 'bot', bot: '2' });
+  for (let i = 0; i < 80; i += 1) {
+    const st = await waitTurn(page);
+    if (st.stage === 'act' && st.actions.length > 1) break;
+    await step(page, seeded(i + 20));
+  }
+  const st = await state(page);
+  assert.equal(st.stage, 'act');
+  await page.click('#hint');
+  await page.waitForSelector('#hints:not([hidden]) .hints li');
+  const items = await page.$$eval('#hints .hints li', (li) => li.map((x) => x.textContent));
+  assert.equal(items.length, st.actions.length, items.join(' | '));
+  for (const line of items) assert.match(line, /\d+\.\d %/);
+  assert.match(await page.getAttribute('#hints .judge', 'data-judge'), /^net:\d+$/);
+  assert.match(await page.textContent('#hints .judge'), /neural network/);
+  await page.screenshot({ path: path.join(artefacts, 'hint-guard-d6.png'), scale: 'css' });
+  await me.context.close();
+
+  const other = await person(browser, server);
+  await startInLobby(other.page, server, { rules: 'bens-ur', mode: 'bot', bot: '2' });
+  await waitTurn(other.page);
+  assert.equal(await other.page.isVisible('#hint'), false, 'no network for bens-ur: no hint button');
+  assertNoErrors(me);
+  assertNoErrors(other);
+  await other.context.close();
+});
+
 test('a closed tab comes back through its link and finishes the game', { timeout: 180000 }, async () => {
   const me = await person(browser, server);
   let page = me.page;

@@ -1,14 +1,19 @@
 //! Hints, evaluations and reviews of a game of any family, for front ends.
 //!
 //! A [`Judge`] values race positions (a solved table, or a search with the
-//! learned evaluation). The other families have no judge yet: asking for one
-//! says so and why, rather than guessing.
+//! learned evaluation). The other families are judged by their neural
+//! network where one is trained ([`network_action_values`],
+//! [`network_evaluation`]); elsewhere asking says so and why, rather than
+//! guessing.
 
 use serde::Serialize;
 use ur_rules::race::text::move_text;
 use ur_rules::report::{race_rules, race_view};
 use ur_rules::{AnyAction, AnyGame, Choice, Extra, Game, Move, MoveEffect, Playable, Side, Turn};
 
+use crate::generic::GenericSearch;
+use crate::net::game::GameNet;
+use crate::net::observe::Observer;
 use crate::review::{review, same_action, Judge, Review};
 use crate::Oracle;
 
@@ -16,7 +21,7 @@ use crate::Oracle;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HintError {
     #[error(
-        "'{rules}' has no judge: win probabilities come from solved tables and the learned evaluation, which exist for race rule sets only"
+        "'{rules}' has no judge: win probabilities come from solved tables and the learned evaluation (race rule sets) or a trained network, and none is trained for it yet"
     )]
     NoJudge { rules: String },
     #[error("no table is solved for these rules; solve one into the table store, or ask for a search's estimates with a depth")]
@@ -131,6 +136,51 @@ fn choices_hint(judge: &Judge, st: &ur_rules::State, to_move: Side) -> Result<Hi
     choices.sort_by(|a, b| b.1.total_cmp(&a.1));
     let win = choices[0].1;
     Ok(Hint::Choices { to_move, choices, win })
+}
+
+/// The network of a game beyond the race, ready to judge it, and its judge's name (`net:N`, level 5's plies).
+fn game_network(game: &AnyGame) -> Result<(GameNet, u32), HintError> {
+    let file = crate::net::for_game(game).filter(|_| game.as_race().is_none()).ok_or_else(|| HintError::NoJudge { rules: game.rule_id().into() })?;
+    let net = GameNet { observer: Observer::for_game(game), mlp: file.net.clone() };
+    Ok((net, crate::levels::level5_game_net_plies(game.rule_id())))
+}
+
+/// Every open decision of a game beyond the race with the mover's win
+/// probability after it, best first, as its network estimates them: a
+/// search as many rolls deep as level 5's, the network at the leaves. The
+/// judge's name (`net:N`) comes with them.
+///
+/// # Errors
+/// A race game, a rule set without a network, or no decision open.
+pub fn network_action_values(game: &AnyGame) -> Result<(Vec<(AnyAction, f64)>, String), HintError> {
+    let (net, plies) = game_network(game)?;
+    match game.turn() {
+        Turn::Over(_) => return Err(HintError::Over),
+        Turn::Roll(_) => return Err(HintError::NeedThrow),
+        Turn::Decide(_) => {}
+    }
+    let mut values = GenericSearch::with_net(None, &net).action_values(game, plies);
+    values.sort_by(|a, b| b.1.total_cmp(&a.1));
+    Ok((values, format!("net:{plies}")))
+}
+
+/// A network's estimate of a game beyond the race now, and its judge's
+/// name: the value of the roll due, or of the best decision open.
+///
+/// # Errors
+/// A race game or a rule set without a network.
+pub fn network_evaluation(game: &AnyGame) -> Result<(Evaluation, String), HintError> {
+    let (net, plies) = game_network(game)?;
+    let (to_move, win) = match game.turn() {
+        Turn::Over(winner) => {
+            let light = winner.map_or(0.5, |w| f64::from(u8::from(w == Side::Light)));
+            return Ok((Evaluation { to_move: None, win: None, light_win: light, dark_win: 1.0 - light, winner }, format!("net:{plies}")));
+        }
+        Turn::Roll(side) => (side, GenericSearch::with_net(None, &net).roll_value(&game.without_history(), plies.max(1))),
+        Turn::Decide(side) => (side, network_action_values(game)?.0.first().map_or(0.5, |v| v.1)),
+    };
+    let light = if to_move == Side::Light { win } else { 1.0 - win };
+    Ok((Evaluation { to_move: Some(to_move), win: Some(win), light_win: light, dark_win: 1.0 - light, winner: None }, format!("net:{plies}")))
 }
 
 /// Every open decision with the mover's win probability after it, best first.

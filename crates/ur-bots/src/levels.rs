@@ -56,6 +56,15 @@ pub const LEVEL4_NET_PLIES: u32 = 0;
 pub const LEVEL5_GAME_NET_PLIES: &[(&str, u32)] = &[("ludens-akalandung", 4), ("vizier-4-pyramids", 2), ("guard-d6", 2)];
 /// Level 5's plies on a rule set not in [`LEVEL5_GAME_NET_PLIES`].
 pub const LEVEL5_GAME_NET_PLIES_OTHERS: u32 = 1;
+
+/// Level 5's network plies on a rule set beyond the race (the hints' too).
+pub fn level5_game_net_plies(id: &str) -> u32 {
+    plies_for(LEVEL5_GAME_NET_PLIES, LEVEL5_GAME_NET_PLIES_OTHERS, id)
+}
+
+fn plies_for(by_rules: &[(&str, u32)], others: u32, id: &str) -> u32 {
+    by_rules.iter().find(|(r, _)| *r == id).map_or(others, |&(_, n)| n)
+}
 /// Level 4's plies beyond the race (`net:0`, with its blunders).
 pub const LEVEL4_GAME_NET_PLIES: u32 = 0;
 /// `mcts` playouts of levels 4 and 5 on families beyond the race, where
@@ -100,7 +109,7 @@ impl ByFamily {
         if self.other.as_ref().is_none_or(|(id, _)| id != rule_id) {
             let bot: Box<dyn Bot> = if crate::net::for_game(game).is_some() {
                 let (by_rules, others) = self.net_plies;
-                let plies = by_rules.iter().find(|(id, _)| *id == rule_id).map_or(others, |&(_, n)| n);
+                let plies = plies_for(by_rules, others, rule_id);
                 Box::new(NetBot::with_plies(self.name.clone(), plies))
             } else {
                 let playouts = self.by_rules.iter().find(|(id, _)| *id == rule_id).map_or(self.playouts, |&(_, n)| n);

@@ -186,7 +186,10 @@ impl TrainNetCmd {
         });
         let file = match rules {
             Subject::Race(r) => NetFile::new(r, trainer.net.clone(), training),
-            Subject::Game { id, .. } => NetFile::for_game(id, trainer.net.clone(), training),
+            Subject::Game { id, options } => {
+                let game = ur_rules::AnyGame::new(id, options, ur_rules::Side::Light)?;
+                NetFile::for_game(&game, trainer.net.clone(), training)
+            }
         };
         let text = serde_json::to_string(&file)? + "\n";
         ur_solve::atomic::write_atomic(&self.out, text.as_bytes()).with_context(|| format!("cannot write {}", self.out.display()))

@@ -129,6 +129,16 @@ impl AnyGame {
         g
     }
 
+    /// Pieces (markers, tokens) each side plays with under the game's options.
+    pub fn pieces_per_side(&self) -> u8 {
+        match self {
+            AnyGame::Race(g) => g.rules().pieces(),
+            AnyGame::Tower(g) => g.rules().tokens,
+            AnyGame::Bens(g) => g.pieces_per_side(),
+            AnyGame::Akalandung(g) => g.pieces_per_side(),
+        }
+    }
+
     /// Writes into `out` (cleared first) everything the rest of the game
     /// depends on: two games with equal keys go on alike. The history is not
     /// in it, so for the tower games the key is exact only with T10 off

@@ -60,6 +60,8 @@ pub struct RulesView {
     pub name: String,
     /// `race`, `bens` or `tower`.
     pub family: String,
+    /// Whether hints exist: a solved table or search for the race, a trained network beyond it.
+    pub hints: bool,
 }
 
 /// The board itself: fixed for a rule set (and its options).
@@ -245,7 +247,12 @@ pub fn view_of(game: &AnyGame) -> GameView {
         game.actions().iter().enumerate().map(|(index, action)| action::action_view(game, &board, mover, index, action)).collect();
     let family = serde_json::to_value(game.family()).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
     GameView {
-        rules: RulesView { id: game.rule_id().to_string(), name: narrate::rule_set_name(game), family },
+        rules: RulesView {
+            id: game.rule_id().to_string(),
+            name: narrate::rule_set_name(game),
+            family,
+            hints: game.as_race().is_some() || ur_bots::net::for_game(game).is_some(),
+        },
         board,
         sides: [side_view(game, Side::Light), side_view(game, Side::Dark)],
         position,

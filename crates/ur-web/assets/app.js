@@ -1273,7 +1273,7 @@ class GameScreen {
     const best = moves[0].win;
     fill(box, 
       h('h2', {}, t('game.hints.heading')),
-      h('p', { class: 'muted small judge', 'data-judge': m.judge }, m.judge === 'table' ? t('game.hints.table') : t('game.hints.search')),
+      h('p', { class: 'muted small judge', 'data-judge': m.judge }, judgeText(m.judge)),
       h('ol', { class: 'hints' }, moves.map((mv) => {
         const a = byIndex.get(mv.index);
         const pct = (mv.win * 100).toFixed(1).replace('.', lang() === 'fr' ? ',' : '.') + ' %';
@@ -1396,7 +1396,16 @@ const AUTO_ROLL_MS = 500;
 
 /** Whether the server answers hints in this game's family (race games only). */
 function hintsWork(view) {
-  return !view.rules || !view.rules.family || view.rules.family === 'race';
+  if (!view.rules) return true;
+  if (typeof view.rules.hints === 'boolean') return view.rules.hints;
+  return !view.rules.family || view.rules.family === 'race';
+}
+
+/** Where a hint's win chances come from, in words. */
+function judgeText(judge) {
+  if (judge === 'table') return t('game.hints.table');
+  if (/^net:\d+$/.test(judge || '')) return t('game.hints.network');
+  return t('game.hints.search');
 }
 
 /** The tower games' off pile holds eliminated pieces, not pieces home. */

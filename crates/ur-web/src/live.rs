@@ -665,6 +665,17 @@ impl LiveGame {
             Turn::Decide(s) if !self.meta.bots[s.index()] => {}
             _ => return Err(Refusal::new("no_hint", "a hint is for your decision after a throw")),
         }
+        if st.session.family() != ur_rules::Family::Race {
+            let game = st.session.game().clone();
+            let (values, judge) = blocking(|| ur_bots::hint::network_action_values(&game)).map_err(|e| Refusal::new("no_hint", e.to_string()))?;
+            let actions = game.actions();
+            let best = values.first().map_or(0.0, |v| v.1);
+            let moves: Vec<Value> = values
+                .iter()
+                .filter_map(|(a, w)| actions.iter().position(|x| x == a).map(|i| json!({"index": i, "win": w, "best": *w >= best - 1e-12})))
+                .collect();
+            return Ok(json!({"t": "hint", "seq": st.seq, "judge": judge, "moves": moves}).to_string());
+        }
         // A table solved since the game began (in the background, say) serves from now on.
         st.session.find_table(&hub.tables);
         let table = matches!(st.session.table(), Some(Ok(_)));

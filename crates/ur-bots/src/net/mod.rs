@@ -68,7 +68,7 @@ impl NetFile {
     /// # Errors
     /// Text that is not a network file, or a network that does not fit its encoder.
     pub fn parse(text: &str) -> Result<NetFile, String> {
-        let file: NetFile = serde_json::from_str(text).map_err(|e| format!("not a network file ({e})"))?;
+        let mut file: NetFile = serde_json::from_str(text).map_err(|e| format!("not a network file ({e})"))?;
         if file.format != FORMAT {
             return Err(format!("a network file of format '{}'; this program reads '{FORMAT}'", file.format));
         }
@@ -76,6 +76,12 @@ impl NetFile {
             return Err(format!("a network for the '{}' encoder; this program has '{RACE_ENCODER}' and '{GAME_ENCODER}'", file.encoder));
         }
         file.net.check()?;
+        if file.encoder == GAME_ENCODER && file.pieces == 0 {
+            // Files written before game networks kept their piece count: the booklet's.
+            let game = AnyGame::new(&file.rules, &ur_rules::Options::new(), ur_rules::Side::Light)
+                .map_err(|e| format!("a network for '{}', which this program does not know ({e})", file.rules))?;
+            file.pieces = game.pieces_per_side();
+        }
         if file.net.inputs > MAX_INPUTS {
             return Err(format!("{} inputs; at most {MAX_INPUTS} are supported", file.net.inputs));
         }
@@ -89,18 +95,30 @@ impl NetFile {
         self.encoder == RACE_ENCODER && self.geometry == geometry_key(rules) && !rules.named_pieces() && rules.pieces() <= self.pieces
     }
 
-    /// A network file for a rule set beyond the race.
-    pub fn for_game(id: &str, net: Mlp, training: serde_json::Value) -> NetFile {
-        NetFile { format: FORMAT.into(), rules: id.into(), geometry: String::new(), pieces: 0, encoder: GAME_ENCODER.into(), net, training }
+    /// A network file for a rule set beyond the race, trained on `game`'s options.
+    pub fn for_game(game: &AnyGame, net: Mlp, training: serde_json::Value) -> NetFile {
+        NetFile {
+            format: FORMAT.into(),
+            rules: ur_rules::Playable::rule_id(game).into(),
+            geometry: String::new(),
+            pieces: game.pieces_per_side(),
+            encoder: GAME_ENCODER.into(),
+            net,
+            training,
+        }
     }
 
-    /// Whether the network can judge `game`'s positions.
+    /// Whether the network can judge `game`'s positions: the rule set and
+    /// the piece count it was trained on. A network trained on the full
+    /// game misjudges small variants badly (BENCHMARKS.md), so it does not
+    /// serve them.
     pub fn serves_game(&self, game: &AnyGame) -> bool {
         match game {
             AnyGame::Race(g) => self.serves(g.rules()),
             _ => {
                 self.encoder == GAME_ENCODER
                     && self.rules == ur_rules::Playable::rule_id(game)
+                    && self.pieces == game.pieces_per_side()
                     && observe::Observer::for_game(game).len() == self.net.inputs
             }
         }

@@ -138,6 +138,13 @@ impl Engine {
             "show" => Ok(reply::show(s)),
             "record" => Ok(reply::one("record", json!(s.record()))),
             "bestmove" => bestmove(s, req),
+            "eval" if s.family() != ur_rules::Family::Race => {
+                let (e, judge) = ur_bots::hint::network_evaluation(s.game()).map_err(|e| e.to_string())?;
+                let mut m = json!(e).as_object().cloned().unwrap_or_default();
+                m.insert("phase".into(), reply::status(s.game())["phase"].clone());
+                reply::estimated_by(&mut m, &judge);
+                Ok(m)
+            }
             "eval" => {
                 let e = s.evaluate().map_err(|e| needs_table("eval", e))?;
                 let mut m = json!(e).as_object().cloned().unwrap_or_default();
@@ -232,6 +239,9 @@ fn bestmove(s: &Session, req: &Req) -> Reply {
 }
 
 fn hint(s: &Session, req: &Req) -> Reply {
+    if s.family() != ur_rules::Family::Race {
+        return network_hint(s, req);
+    }
     let depth = req.depth()?;
     let raw = match (req.u8("roll")?, req.u8("raw")?) {
         (Some(_), Some(_)) => return Err(r#"give "roll" (squares to move) or "raw" (the dice outcome), not both"#.into()),
@@ -247,6 +257,22 @@ fn hint(s: &Session, req: &Req) -> Reply {
         e => needs_table("hint", e),
     })?;
     Ok(reply::hint(&hint, &judge))
+}
+
+/// A hint on a game beyond the race: its network's estimate of each open decision.
+fn network_hint(s: &Session, req: &Req) -> Reply {
+    if ["depth", "roll", "raw"].iter().any(|k| req.obj.contains_key(*k)) {
+        return Err(format!(
+            r#"a hint on {} judges the decision open now with its network, as deep as level 5 looks: leave out "depth", "roll" and "raw" (roll first with {{"cmd":"roll"}})"#,
+            s.game().rule_id()
+        ));
+    }
+    let (values, judge) = ur_bots::hint::network_action_values(s.game()).map_err(|e| match e {
+        ur_bots::hint::HintError::Over => reply::over(s.game()),
+        ur_bots::hint::HintError::NeedThrow => format!("hint needs a decision to judge; {}", reply::next_step(s.game())),
+        e => e.to_string(),
+    })?;
+    Ok(reply::action_hint(s.game(), &values, &judge))
 }
 
 /// Most playouts per choice a `review` request may ask for.

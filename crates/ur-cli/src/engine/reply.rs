@@ -138,6 +138,26 @@ pub fn judged_by(m: &mut Map<String, Value>, judge: &Judge) {
     m.insert("exact".into(), json!(judge.exact()));
 }
 
+/// Marks a reply as a network's estimate (`net:N`), not exact.
+pub fn estimated_by(m: &mut Map<String, Value>, judge: &str) {
+    m.insert("judge".into(), json!(judge));
+    m.insert("exact".into(), json!(false));
+}
+
+/// The reply to `hint` on a game beyond the race: every open action, best
+/// first, with the mover's estimated win probability after it.
+pub fn action_hint(game: &AnyGame, values: &[(ur_rules::AnyAction, f64)], judge: &str) -> Map<String, Value> {
+    let best = values.first().map_or(0.0, |v| v.1);
+    let list: Vec<Value> =
+        values.iter().map(|(a, w)| json!({"action": a, "text": a.to_string(), "win": w, "best": *w >= best - 1e-12})).collect();
+    let mut m = Map::new();
+    m.insert("to_move".into(), json!(ur_bots::generic::decider(game)));
+    m.insert("actions".into(), Value::Array(list));
+    m.insert("win".into(), json!(best));
+    estimated_by(&mut m, judge);
+    m
+}
+
 /// The reply to `hint`.
 pub fn hint(hint: &Hint, judge: &Judge) -> Map<String, Value> {
     let mut m = Map::new();

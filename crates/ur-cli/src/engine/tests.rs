@@ -110,10 +110,12 @@ fn a_tower_game_through_the_same_commands() {
     assert!(r["error"].as_str().unwrap().contains("raw"), "{r}");
     let r = ask(&mut s, r#"{"cmd":"play","from":0,"to":2}"#);
     assert!(r["error"].as_str().unwrap().contains("act"), "{r}");
-    for cmd in ["eval", "hint"] {
-        let r = ask(&mut s, &format!(r#"{{"cmd":"{cmd}"}}"#));
-        assert!(r["error"].as_str().unwrap().contains("no judge") || r["error"].as_str().unwrap().contains("table"), "{cmd}: {r}");
-    }
+    // The network judges guard-d6: an estimate at the roll, and no hint before the throw.
+    let r = ask(&mut s, r#"{"cmd":"eval"}"#);
+    assert_eq!((r["judge"].clone(), r["exact"].clone(), r["phase"].clone()), (json!("net:2"), json!(false), json!("roll")), "{r}");
+    assert!((0.0..=1.0).contains(&r["win"].as_f64().unwrap()), "{r}");
+    assert!(ask(&mut s, r#"{"cmd":"hint"}"#)["error"].as_str().unwrap().contains("decision"), "a hint before the throw");
+    let mut hinted = false;
     let mut rng = 0u64;
     for _ in 0..20_000 {
         let r = ask(&mut s, r#"{"cmd":"show"}"#);
@@ -126,6 +128,17 @@ fn a_tower_game_through_the_same_commands() {
                 assert_eq!(ask(&mut s, &format!(r#"{{"cmd":"roll","raw":{raw}}}"#))["ok"], true);
             }
             _ => {
+                if !hinted {
+                    let h = ask(&mut s, r#"{"cmd":"hint"}"#);
+                    let actions = h["actions"].as_array().unwrap_or_else(|| panic!("{h}"));
+                    let open = ask(&mut s, r#"{"cmd":"show"}"#)["actions"].as_array().map_or(0, Vec::len);
+                    assert!(!actions.is_empty() && actions.len() == open, "one estimate per open action: {h}");
+                    assert!(actions.windows(2).all(|w| w[0]["win"].as_f64() >= w[1]["win"].as_f64()) && actions[0]["best"] == true, "{h}");
+                    assert_eq!((h["judge"].clone(), h["exact"].clone()), (json!("net:2"), json!(false)), "{h}");
+                    let e = ask(&mut s, r#"{"cmd":"eval"}"#);
+                    assert_eq!(e["win"], h["win"], "the value of a decision is its best choice's");
+                    hinted = true;
+                }
                 let a = ask(&mut s, r#"{"cmd":"bestmove","bot":"greedy"}"#)["action"].clone();
                 assert_eq!(ask(&mut s, &format!(r#"{{"cmd":"act","action":{a}}}"#))["ok"], true);
             }
@@ -155,4 +168,15 @@ fn a_tower_game_through_the_same_commands() {
     let record = ask(&mut s, r#"{"cmd":"record"}"#)["record"].clone();
     let back: ur_rules::AnyRecord = serde_json::from_value(record).unwrap();
     assert_eq!(back.replay().unwrap().position_json(), ask(&mut s, r#"{"cmd":"show"}"#)["position"]);
+}
+
+/// A rule set beyond the race without a trained network says there is no judge, and why.
+#[test]
+fn no_network_no_hint_and_the_reason() {
+    let mut s = Engine::default();
+    ask(&mut s, r#"{"cmd":"new","rules":"bens-ur"}"#);
+    for cmd in ["eval", "hint"] {
+        let r = ask(&mut s, &format!(r#"{{"cmd":"{cmd}"}}"#));
+        assert!(r["error"].as_str().unwrap().contains("no judge"), "{cmd}: {r}");
+    }
 }

@@ -555,21 +555,30 @@ impl<R: BufRead> Table<R> {
 /// first, from the judge (the table, or a search); why not, without one.
 fn hint_text(judge: Option<&Judge>, game: &AnyGame, actions: &[AnyAction]) -> String {
     let Some(judge) = judge else {
-        return format!(
-                "No hint for '{}': win probabilities come from solved tables and the learned evaluation, which exist for race rule sets only.\n",
-                game.rule_id()
-            );
+        return match ur_bots::hint::network_action_values(game) {
+            Ok((values, name)) => {
+                let heading = format!("Your win chance after each choice (the neural network's estimates, {name} deep):\n");
+                choice_lines(heading, game, actions, &values)
+            }
+            Err(e) => format!("No hint here: {e}.\n"),
+        };
     };
     let values = match action_values(judge, game) {
         Ok(v) => v,
         Err(e) => return format!("No hint here: {e}.\n"),
     };
-    let Some(&(_, best)) = values.first() else { return "Nothing to choose here.\n".into() };
-    let mut out = match judge {
+    let heading = match judge {
         Judge::Table(_) => "Your win chance after each choice (the solved table: exact):\n".to_string(),
         Judge::Search { .. } => format!("Your win chance after each choice ({} estimates; a solved table is exact):\n", judge.name()),
     };
-    for (action, value) in &values {
+    choice_lines(heading, game, actions, &values)
+}
+
+/// A hint's lines: each choice (numbered as offered) with its win chance, best first.
+fn choice_lines(heading: String, game: &AnyGame, actions: &[AnyAction], values: &[(AnyAction, f64)]) -> String {
+    let Some(&(_, best)) = values.first() else { return "Nothing to choose here.\n".into() };
+    let mut out = heading;
+    for (action, value) in values {
         let Some(k) = actions.iter().position(|a| a == action) else { continue };
         let verdict = if best - value <= 1e-9 { "best".to_string() } else { format!("{:+.2} pp", 100.0 * (value - best)) };
         out += &format!("  {:>2}. {:<40} {:>5.1} %  {verdict}\n", k + 1, narrate::label(game, action), 100.0 * value);

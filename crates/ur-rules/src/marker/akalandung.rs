@@ -283,6 +283,11 @@ impl AkalandungGame {
 
     /// `side`'s pieces in reserve, borne off, and on the path (position,
     /// whether it is one of a pair of Twins, whether it is the Warrior).
+    /// Pieces per side under the game's options.
+    pub fn pieces_per_side(&self) -> u8 {
+        self.cfg.pieces
+    }
+
     pub fn pieces(&self, side: Side) -> (u8, u8, Vec<(u8, bool, bool)>) {
         let st = &self.sides[side.index()];
         (st.reserve, st.off, st.board.iter().map(|p| (p.pos, p.twin, p.warrior)).collect())

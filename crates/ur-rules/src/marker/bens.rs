@@ -292,6 +292,11 @@ impl BensGame {
     }
 
     /// `side`'s markers at home, borne off, and on the path (position and face).
+    /// Markers per side under the game's options.
+    pub fn pieces_per_side(&self) -> u8 {
+        self.cfg.markers
+    }
+
     pub fn markers(&self, side: Side) -> (u8, u8, Vec<(u8, Face)>) {
         let st = &self.sides[side.index()];
         (st.home, st.off, st.board.iter().map(|m| (m.pos, m.face)).collect())
