@@ -140,7 +140,9 @@ fn choices_hint(judge: &Judge, st: &ur_rules::State, to_move: Side) -> Result<Hi
 
 /// The network of a game beyond the race, ready to judge it, and its judge's name (`net:N`, level 5's plies).
 fn game_network(game: &AnyGame) -> Result<(GameNet, u32), HintError> {
-    let file = crate::net::for_game(game).filter(|_| game.as_race().is_none()).ok_or_else(|| HintError::NoJudge { rules: game.rule_id().into() })?;
+    let file = crate::net::for_game(game)
+        .filter(|_| game.as_race().is_none())
+        .ok_or_else(|| HintError::NoJudge { rules: game.rule_id().into() })?;
     let net = GameNet { observer: Observer::for_game(game), mlp: file.net.clone() };
     Ok((net, crate::levels::level5_game_net_plies(game.rule_id())))
 }
@@ -180,7 +182,10 @@ pub fn network_evaluation(game: &AnyGame) -> Result<(Evaluation, String), HintEr
         Turn::Decide(side) => (side, network_action_values(game)?.0.first().map_or(0.5, |v| v.1)),
     };
     let light = if to_move == Side::Light { win } else { 1.0 - win };
-    Ok((Evaluation { to_move: Some(to_move), win: Some(win), light_win: light, dark_win: 1.0 - light, winner: None }, format!("net:{plies}")))
+    Ok((
+        Evaluation { to_move: Some(to_move), win: Some(win), light_win: light, dark_win: 1.0 - light, winner: None },
+        format!("net:{plies}"),
+    ))
 }
 
 /// Every open decision with the mover's win probability after it, best first.

@@ -22,8 +22,12 @@ pub fn solve_variant(id: &str, options: &Options, out: Option<&Path>, tolerance:
     let started = Instant::now();
     let settings = GraphSettings { tolerance, ..GraphSettings::default() };
     let table = GraphTable::solve(id, options, &settings, &mut |p| match p {
-        GraphProgress::Exploring { found, expanded } => spinner.set_message(format!("exploring: {found} situations found, {expanded} expanded")),
-        GraphProgress::Sweep { sweep, change } => spinner.set_message(format!("value iteration: sweep {sweep}, largest change {change:.1e}")),
+        GraphProgress::Exploring { found, expanded } => {
+            spinner.set_message(format!("exploring: {found} situations found, {expanded} expanded"))
+        }
+        GraphProgress::Sweep { sweep, change } => {
+            spinner.set_message(format!("value iteration: sweep {sweep}, largest change {change:.1e}"))
+        }
     });
     spinner.finish_and_clear();
     let table = table?;
@@ -34,7 +38,12 @@ pub fn solve_variant(id: &str, options: &Options, out: Option<&Path>, tolerance:
     outln!("{id} {}: {} situations (rolls and decisions)", options_text(options), h.situations)?;
     outln!("solved in {secs:.2} s: {} sweeps, last change {:.2e}", h.sweeps, h.last_change)?;
     outln!("light, rolling first, wins from the start with probability {:.10}%", 100.0 * h.start_value)?;
-    outln!("table written to {} ({:.1} MiB); `ur regret --table {}` measures a bot with it", out.display(), bytes as f64 / 1048576.0, out.display())?;
+    outln!(
+        "table written to {} ({:.1} MiB); `ur regret --table {}` measures a bot with it",
+        out.display(),
+        bytes as f64 / 1048576.0,
+        out.display()
+    )?;
     Ok(())
 }
 

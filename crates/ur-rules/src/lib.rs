@@ -37,8 +37,8 @@ pub mod race;
 pub mod record;
 pub mod report;
 pub mod rules;
-pub mod spec;
 mod situation_key;
+pub mod spec;
 mod text_input;
 pub mod tower;
 

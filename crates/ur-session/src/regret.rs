@@ -122,7 +122,13 @@ impl RegretSpec {
     /// Plays game `game_no` with the sampler bots, measuring the bot at
     /// every decision with a real choice until the game ends or enough
     /// decisions are measured.
-    fn measure_game(&self, referee: &dyn Referee, game_no: u64, stats: &mut Stats, progress: &mut impl FnMut(u64)) -> Result<(), RegretError> {
+    fn measure_game(
+        &self,
+        referee: &dyn Referee,
+        game_no: u64,
+        stats: &mut Stats,
+        progress: &mut impl FnMut(u64),
+    ) -> Result<(), RegretError> {
         let seed = |tag: u64| derive_seed(self.seed, &[game_no, tag]);
         let mut dice = SeededDice::new(seed(0));
         let sampler = self.sampler_name();
@@ -149,8 +155,8 @@ impl RegretSpec {
                 let t = Instant::now();
                 let chosen = bot.decide(&game);
                 stats.think += t.elapsed();
-                let r = regret(referee, &game, &chosen)
-                    .map_err(|e| RegretError::Game(format!("the {} bot chose {chosen}: {e}", self.bot)))?;
+                let r =
+                    regret(referee, &game, &chosen).map_err(|e| RegretError::Game(format!("the {} bot chose {chosen}: {e}", self.bot)))?;
                 stats.add(r, matches!(chosen, AnyAction::Race(Action::Choose(_))));
                 cluster.0 += r;
                 cluster.1 += 1;

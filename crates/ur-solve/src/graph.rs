@@ -236,7 +236,12 @@ impl GraphTable {
     /// # Errors
     /// Options under which situations do not decide the future (T10, Ben's
     /// simultaneous start), too many situations, or no convergence.
-    pub fn solve(id: &str, options: &Options, settings: &GraphSettings, progress: &mut dyn FnMut(GraphProgress)) -> Result<GraphTable, GraphError> {
+    pub fn solve(
+        id: &str,
+        options: &Options,
+        settings: &GraphSettings,
+        progress: &mut dyn FnMut(GraphProgress),
+    ) -> Result<GraphTable, GraphError> {
         let start = AnyGame::new(id, options, Side::Light).map_err(|e| GraphError::File { path: id.into(), why: e.to_string() })?;
         check_variant(&start, options)?;
         let graph = Graph::explore(&start, settings, progress)?;

@@ -69,7 +69,8 @@ impl BruteForce {
                     self.bounds(&child, depth - 1)
                 });
                 let children: Vec<(f64, f64)> = children.collect();
-                let pick = |f: fn(f64, f64) -> f64, init| (children.iter().map(|c| c.0).fold(init, f), children.iter().map(|c| c.1).fold(init, f));
+                let pick =
+                    |f: fn(f64, f64) -> f64, init| (children.iter().map(|c| c.0).fold(init, f), children.iter().map(|c| c.1).fold(init, f));
                 if side == Side::Light {
                     pick(f64::max, 0.0)
                 } else {
@@ -182,6 +183,7 @@ fn history_rules_and_hidden_choices_are_refused_with_the_fix() {
         .unwrap()
         .to_string();
     assert!(err.contains("no_progress_turns=0"), "{err}");
-    let err = GraphTable::solve("bens-ur", &options(&[("markers", "1")]), &GraphSettings::default(), &mut |_| {}).err().unwrap().to_string();
+    let err =
+        GraphTable::solve("bens-ur", &options(&[("markers", "1")]), &GraphSettings::default(), &mut |_| {}).err().unwrap().to_string();
     assert!(err.contains("start_procedure=none"), "{err}");
 }

@@ -667,7 +667,8 @@ impl LiveGame {
         }
         if st.session.family() != ur_rules::Family::Race {
             let game = st.session.game().clone();
-            let (values, judge) = blocking(|| ur_bots::hint::network_action_values(&game)).map_err(|e| Refusal::new("no_hint", e.to_string()))?;
+            let (values, judge) =
+                blocking(|| ur_bots::hint::network_action_values(&game)).map_err(|e| Refusal::new("no_hint", e.to_string()))?;
             let actions = game.actions();
             let best = values.first().map_or(0.0, |v| v.1);
             let moves: Vec<Value> = values

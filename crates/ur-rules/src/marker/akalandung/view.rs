@@ -85,7 +85,10 @@ impl AkalandungGame {
         let mut g = AkalandungGame {
             cfg: self.cfg.clone(),
             common: self.common.fresh(),
-            sides: [side_from_setup(Side::Light, &setup.light, self.cfg.pieces)?, side_from_setup(Side::Dark, &setup.dark, self.cfg.pieces)?],
+            sides: [
+                side_from_setup(Side::Light, &setup.light, self.cfg.pieces)?,
+                side_from_setup(Side::Dark, &setup.dark, self.cfg.pieces)?,
+            ],
             phase: Phase::Roll(setup.to_move),
             throw: None,
             legal: Vec::new(),
