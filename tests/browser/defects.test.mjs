@@ -24,14 +24,17 @@ async function openGame(page, g) {
   await page.waitForFunction((id) => window.urApp.screen && window.urApp.screen.id === id && window.urApp.screen.view && window.urApp.screen.online, g.id);
 }
 
-test('Hint is offered in race games against a bot only, where the server answers it', { timeout: 60000 }, async () => {
+test('Hint is offered in games against a bot where the server answers it: race games, and games with a network', { timeout: 60000 }, async () => {
   const me = await person(browser, server);
   const { page } = me;
   await openGame(page, await apiGame(server, { rules: 'ravensburg-1977', mode: 'bot', bot: '1', seat: 'light' }));
   await waitTurn(page);
-  assert.equal(await page.locator('#hint').count(), 0, 'no Hint button in a tower game');
+  assert.equal(await page.locator('#hint').count(), 0, 'no Hint button in a tower game without a network');
   await openGame(page, await apiGame(server, { rules: 'bens-ur', mode: 'bot', bot: '1', seat: 'light' }));
-  assert.equal(await page.locator('#hint').count(), 0, 'no Hint button in a marker game');
+  assert.equal(await page.locator('#hint').count(), 0, 'no Hint button in a marker game without a network');
+  await openGame(page, await apiGame(server, { rules: 'guard-d6', mode: 'bot', bot: '1', seat: 'light' }));
+  await waitTurn(page);
+  assert.equal(await page.locator('#hint').count(), 1, 'Hint in a tower game with a network');
   await openGame(page, await apiGame(server, { rules: 'finkel', mode: 'bot', bot: '1', seat: 'light' }));
   assert.equal(await page.locator('#hint').count(), 1, 'Hint in a race game');
   assertNoErrors(me);

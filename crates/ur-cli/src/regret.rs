@@ -43,6 +43,9 @@ pub struct RegretCmd {
 impl RegretCmd {
     fn load(&self) -> Result<Box<dyn Referee>> {
         let Some(path) = &self.table else {
+            if let Some(id) = self.rules.builtin_id() {
+                race_only(id, "ur regret")?;
+            }
             bail!(
                 "ur regret needs --table FILE, a table made by `ur solve` to judge the moves (for example `ur solve finkel --pieces 3 --out f3.urt`, \
                  or for a small variant of another family `ur solve bens-ur --option markers=2 --option start_procedure=none --out b2.urg`)"

@@ -223,7 +223,7 @@ fn bens_ur_against_a_bot_to_the_end() {
         eprintln!("tmux is not installed: skipped");
         return;
     }
-    complete_game("bens", "bens-ur", "4", &[], "No hint for 'bens-ur'");
+    complete_game("bens", "bens-ur", "4", &[], "'bens-ur' has no judge");
 }
 
 #[test]
@@ -234,7 +234,7 @@ fn akalandung_against_a_bot_to_the_end_with_its_choices() {
     }
     // A replay the player may decline: a choice in words.
     let options = ["--option", "replay_optional=true"];
-    let (seen, _) = complete_game("akalandung", "ludens-akalandung", "3", &options, "No hint for 'ludens-akalandung'");
+    let (seen, _) = complete_game("akalandung", "ludens-akalandung", "3", &options, "network's estimates");
     let choice = seen.choices.first().unwrap_or_else(|| panic!("no choice was asked: {seen:?}"));
     assert!(["Roll again", "End the turn", "Do not form the Twins"].iter().any(|c| choice.contains(c)), "{choice}");
 }
@@ -245,7 +245,7 @@ fn a_tower_game_against_a_bot_to_the_end_with_its_choices() {
         eprintln!("tmux is not installed: skipped");
         return;
     }
-    let (seen, _) = complete_game("vizier", "vizier-4-pyramids", "2", &[], "No hint for 'vizier-4-pyramids'");
+    let (seen, _) = complete_game("vizier", "vizier-4-pyramids", "2", &[], "network's estimates");
     let choice = seen.choices.first().unwrap_or_else(|| panic!("no choice was asked: {seen:?}"));
     assert!(choice.contains("Throw again") && choice.contains("Move 5"), "{choice}");
 }
