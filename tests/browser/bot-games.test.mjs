@@ -124,15 +124,12 @@ test('options of play: the dice roll by themselves, one click plays a piece\'s o
   await me.context.close();
 });
 
-test('the hint lists every open move with its win chance and its judge', { timeout: 120000 }, async () => {
-  const me = await person(browser, server);
-  const { page } = me;
-  await startInLobby(page, server, { rules: 'finkel', mode: 'bot', bot: '2' });
-  // Roll until there is a decision with a choice of moves.
-  for (let i = 0; i < 60; i += 1) {
+/** Plays until a decision with a choice, asks for the hint and checks it lists every choice with its win chance. */
+async function hintAtAChoice(page, seedBase, maxSteps) {
+  for (let i = 0; i < maxSteps; i += 1) {
     const st = await waitTurn(page);
     if (st.stage === 'act' && st.actions.length > 1) break;
-    await step(page, seeded(i + 10));
+    await step(page, seeded(i + seedBase));
   }
   const st = await state(page);
   assert.equal(st.stage, 'act');
@@ -141,6 +138,14 @@ test('the hint lists every open move with its win chance and its judge', { timeo
   const items = await page.$$eval('#hints .hints li', (li) => li.map((x) => x.textContent));
   assert.equal(items.length, st.actions.length, items.join(' | '));
   for (const line of items) assert.match(line, /\d+\.\d %/);
+  return st;
+}
+
+test('the hint lists every open move with its win chance and its judge', { timeout: 120000 }, async () => {
+  const me = await person(browser, server);
+  const { page } = me;
+  await startInLobby(page, server, { rules: 'finkel', mode: 'bot', bot: '2' });
+  const st = await hintAtAChoice(page, 10, 60);
   const judge = await page.getAttribute('#hints .judge', 'data-judge');
   await page.screenshot({ path: path.join(artefacts, 'hint-finkel.png'), scale: 'css' });
   assert.ok(judge === 'table' || judge === 'search', judge);
@@ -155,18 +160,7 @@ test('beyond the race the hint comes from the rule set\'s network, and says so; 
   const me = await person(browser, server);
   const { page } = me;
   await startInLobby(page, server, { rules: 'guard-d6', mode: 'bot', bot: '2' });
-  for (let i = 0; i < 80; i += 1) {
-    const st = await waitTurn(page);
-    if (st.stage === 'act' && st.actions.length > 1) break;
-    await step(page, seeded(i + 20));
-  }
-  const st = await state(page);
-  assert.equal(st.stage, 'act');
-  await page.click('#hint');
-  await page.waitForSelector('#hints:not([hidden]) .hints li');
-  const items = await page.$$eval('#hints .hints li', (li) => li.map((x) => x.textContent));
-  assert.equal(items.length, st.actions.length, items.join(' | '));
-  for (const line of items) assert.match(line, /\d+\.\d %/);
+  await hintAtAChoice(page, 20, 80);
   assert.match(await page.getAttribute('#hints .judge', 'data-judge'), /^net:\d+$/);
   assert.match(await page.textContent('#hints .judge'), /neural network/);
   await page.screenshot({ path: path.join(artefacts, 'hint-guard-d6.png'), scale: 'css' });
