@@ -55,6 +55,9 @@ impl SolveCmd {
             self.rules.rules = id;
         }
         if self.rules.family() != ur_rules::Family::Race {
+            if self.plan || self.memory.is_some() {
+                bail!("--plan and --memory are for race rule sets; a small variant of {} is solved in memory as its situations are found (docs/solver.md)", self.rules.rules);
+            }
             let options = self.rules.given_options()?;
             return crate::solve_graph::solve_variant(&self.rules.rules, &options, self.out.as_deref(), self.tolerance, self.quiet);
         }
