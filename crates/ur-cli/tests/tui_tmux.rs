@@ -223,7 +223,7 @@ fn bens_ur_against_a_bot_to_the_end() {
         eprintln!("tmux is not installed: skipped");
         return;
     }
-    complete_game("bens", "bens-ur", "4", &[], "'bens-ur' has no judge");
+    complete_game("bens", "bens-ur", "4", &[], "network's estimates");
 }
 
 #[test]

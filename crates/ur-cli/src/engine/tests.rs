@@ -174,7 +174,7 @@ fn a_tower_game_through_the_same_commands() {
 #[test]
 fn no_network_no_hint_and_the_reason() {
     let mut s = Engine::default();
-    ask(&mut s, r#"{"cmd":"new","rules":"bens-ur"}"#);
+    ask(&mut s, r#"{"cmd":"new","rules":"ravensburg-1977"}"#);
     for cmd in ["eval", "hint"] {
         let r = ask(&mut s, &format!(r#"{{"cmd":"{cmd}"}}"#));
         assert!(r["error"].as_str().unwrap().contains("no judge"), "{cmd}: {r}");
