@@ -5,7 +5,7 @@
 //! | 1     | one-move lookahead, much noise, 60% blunders (`noisy:0.04:0.6`)    |
 //! | 2     | one-move lookahead, some noise, 30% blunders (`noisy:0.015:0.3`)   |
 //! | 3     | one-move lookahead, little noise, 10% blunders (`noisy:0.005:0.1`) |
-//! | 4     | `net:0` where a network serves, else `expectimax:2` (others: `mcts:300`), 5% blunders |
+//! | 4     | `net:0` where a network serves (not [`LEVEL4_WITHOUT_NET`]), else `expectimax:2` (others: `mcts:300`), 5% blunders |
 //! | 5     | `perfect` with a table, else `net:N` where a network serves ([`LEVEL5_NET_PLIES`], [`LEVEL5_GAME_NET_PLIES`]), else `expectimax:3` (others: `mcts:2000`, `ravensburg-1977` `mcts:6000`) |
 //!
 //! On the rule sets in [`BLUNDER_LADDERS`] (`regency-bell`), levels 1 to 4
@@ -67,6 +67,10 @@ fn plies_for(by_rules: &[(&str, u32)], others: u32, id: &str) -> u32 {
 }
 /// Level 4's plies beyond the race (`net:0`, with its blunders).
 pub const LEVEL4_GAME_NET_PLIES: u32 = 0;
+/// Rule sets where level 4 keeps `mcts` although a network serves them: on
+/// `bens-ur` level 5's `net:2` scored only 53.8 % [48.9, 58.6] in 400 games
+/// against `net:0` with level 4's blunders (BENCHMARKS.md).
+pub const LEVEL4_WITHOUT_NET: &[&str] = &["bens-ur"];
 /// `mcts` playouts of levels 4 and 5 on families beyond the race, where
 /// the tree search beats the generic expectimax (on `ludens-akalandung`,
 /// `expectimax:2` lost 37.5% to 62.5% to level 3 in 2,000 games).
@@ -89,8 +93,19 @@ struct ByFamily {
     seed: u64,
     /// The tree search and the rule set its playouts were chosen for.
     other: Option<(String, Box<dyn Bot>)>,
-    /// Rolls the network search looks beyond the move, by rule set and otherwise.
-    net_plies: (&'static [(&'static str, u32)], u32),
+    /// How the network search plays.
+    net_plies: NetPlies,
+}
+
+/// How deep a level's network search looks, and where it plays `mcts` despite a network.
+#[derive(Clone, Copy)]
+struct NetPlies {
+    /// Rolls the search looks beyond the move, by rule set.
+    by_rules: &'static [(&'static str, u32)],
+    /// The same on other rule sets.
+    others: u32,
+    /// Rule sets where the level plays `mcts` although a network serves them.
+    without: &'static [&'static str],
 }
 
 impl ByFamily {
@@ -99,7 +114,7 @@ impl ByFamily {
         race: impl Bot + 'static,
         (playouts, by_rules): (u32, &'static [(&'static str, u32)]),
         seed: u64,
-        net_plies: (&'static [(&'static str, u32)], u32),
+        net_plies: NetPlies,
     ) -> Box<dyn Bot> {
         Box::new(ByFamily { name, race: Box::new(race), playouts, by_rules, seed, other: None, net_plies })
     }
@@ -107,9 +122,9 @@ impl ByFamily {
     fn other(&mut self, game: &AnyGame) -> &mut Box<dyn Bot> {
         let rule_id = ur_rules::Playable::rule_id(game);
         if self.other.as_ref().is_none_or(|(id, _)| id != rule_id) {
-            let bot: Box<dyn Bot> = if crate::net::for_game(game).is_some() {
-                let (by_rules, others) = self.net_plies;
-                let plies = plies_for(by_rules, others, rule_id);
+            let net = self.net_plies;
+            let bot: Box<dyn Bot> = if crate::net::for_game(game).is_some() && !net.without.contains(&rule_id) {
+                let plies = plies_for(net.by_rules, net.others, rule_id);
                 Box::new(NetBot::with_plies(self.name.clone(), plies))
             } else {
                 let playouts = self.by_rules.iter().find(|(id, _)| *id == rule_id).map_or(self.playouts, |&(_, n)| n);
@@ -439,7 +454,7 @@ pub fn level_bot_with(level: u8, seed: u64, oracle: Option<&Oracle>, generic: bo
                 TopBot::new("level4".into(), None, LEVEL4_DEPTH, LEVEL4_NET_PLIES).generic(generic),
                 (LEVEL4_PLAYOUTS, &[]),
                 seed,
-                (&[], LEVEL4_GAME_NET_PLIES),
+                NetPlies { by_rules: &[], others: LEVEL4_GAME_NET_PLIES, without: LEVEL4_WITHOUT_NET },
             );
             Box::new(Blundering::new(search, LEVEL4_BLUNDERS, seed ^ BLUNDER_SEED))
         }
@@ -449,7 +464,7 @@ pub fn level_bot_with(level: u8, seed: u64, oracle: Option<&Oracle>, generic: bo
                 TopBot::new("level5".into(), oracle, LEVEL5_DEPTH, LEVEL5_NET_PLIES).generic(generic),
                 (LEVEL5_PLAYOUTS, LEVEL5_PLAYOUTS_BY_RULES),
                 seed,
-                (LEVEL5_GAME_NET_PLIES, LEVEL5_GAME_NET_PLIES_OTHERS),
+                NetPlies { by_rules: LEVEL5_GAME_NET_PLIES, others: LEVEL5_GAME_NET_PLIES_OTHERS, without: &[] },
             ))
         }
         _ => return None,
