@@ -66,6 +66,8 @@ pub enum GraphError {
     HiddenStart,
     #[error("{rules} has more than {limit} situations under these options; try fewer pieces (markers=, pieces=, tokens_per_player=)")]
     TooBig { rules: String, limit: usize },
+    #[error(transparent)]
+    Rules(#[from] ur_rules::SpecError),
     #[error("value iteration did not settle in {sweeps} sweeps (last change {change:e})")]
     NotSettled { sweeps: u32, change: f64 },
     #[error("{path}: {why}")]
@@ -242,7 +244,7 @@ impl GraphTable {
         settings: &GraphSettings,
         progress: &mut dyn FnMut(GraphProgress),
     ) -> Result<GraphTable, GraphError> {
-        let start = AnyGame::new(id, options, Side::Light).map_err(|e| GraphError::File { path: id.into(), why: e.to_string() })?;
+        let start = AnyGame::new(id, options, Side::Light)?;
         check_variant(&start, options)?;
         let graph = Graph::explore(&start, settings, progress)?;
         let (values, sweeps, last_change) = graph.iterate(settings, progress)?;
