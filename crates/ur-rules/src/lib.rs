@@ -19,6 +19,7 @@
 //! assert!(game.winner().is_some());
 //! ```
 
+pub mod action_space;
 pub mod any;
 pub mod any_record;
 pub mod board;
@@ -44,6 +45,7 @@ pub mod tower;
 
 use serde::{Deserialize, Serialize};
 
+pub use action_space::ActionSpace;
 pub use any::{AnyAction, AnyGame};
 pub use any_record::{AnyRecord, AnyRecordError, AnyRecorder, Step};
 pub use board::{Board, Cell};
