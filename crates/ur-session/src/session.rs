@@ -88,6 +88,7 @@ pub struct BestMove {
 }
 
 /// A game in progress with its record, dice, table and judges.
+#[derive(Clone)]
 pub struct Session {
     game: AnyGame,
     options: Options,
