@@ -4,6 +4,7 @@
 mod bot;
 mod errors;
 mod game;
+mod table;
 mod vecenv;
 
 use pyo3::prelude::*;
@@ -46,6 +47,8 @@ fn _ur(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::_restore_game, m)?)?;
     m.add_class::<game::Game>()?;
     m.add_class::<bot::Bot>()?;
+    m.add_class::<table::Table>()?;
+    m.add_function(wrap_pyfunction!(table::solve, m)?)?;
     m.add_class::<vecenv::VecEnv>()?;
     m.add("IllegalActionError", m.py().get_type::<errors::IllegalActionError>())?;
     m.add("RulesError", m.py().get_type::<errors::RulesError>())?;

@@ -20,6 +20,7 @@ use ur_rules::{ActionSpace, AnyGame, Options, Playable, Side, Turn};
 
 use crate::errors::{illegal, rules_error};
 use crate::game::option_pairs;
+use crate::table::Table;
 
 /// One game of the batch.
 struct Env {
@@ -39,6 +40,8 @@ struct Shape {
     observer: Observer,
     space: ActionSpace,
     explicit_chance: bool,
+    /// A table of the rules, for the exact values.
+    oracle: Option<ur_bots::Oracle>,
 }
 
 /// Rows of the output arrays for one game.
@@ -56,6 +59,7 @@ struct Buffers {
     rewards: *mut f32,
     dones: *mut bool,
     players: *mut i8,
+    exact: *mut f64,
 }
 // SAFETY: the buffers outlive the step (the VecEnv owns the arrays), and
 // each worker writes the disjoint rows of its own games.
@@ -102,6 +106,12 @@ impl Shape {
         }
     }
 
+    /// The exact win probability of the seat to play, where a table gives one.
+    fn exact(&self, env: &Env) -> f64 {
+        let (Some(oracle), Some(race)) = (&self.oracle, env.game.as_race()) else { return f64::NAN };
+        oracle.game_value(race).unwrap_or(f64::NAN)
+    }
+
     fn write(&self, env: &Env, rows: Rows<'_>) {
         self.observer.encode(&env.game, rows.obs);
         rows.mask.fill(false);
@@ -120,6 +130,27 @@ impl Shape {
             }
             Turn::Over(_) => {}
         }
+    }
+
+    /// Every open action of game `i` with the kind and observation of the position it leads to.
+    fn afterstates(&self, i: usize, env: &Env) -> Vec<(i64, i64, i8, Vec<f32>)> {
+        let Turn::Decide(mover) = env.game.turn() else { return Vec::new() };
+        let mut out = Vec::new();
+        for a in env.game.actions() {
+            let mut next = env.game.clone();
+            next.apply_unchecked(&a);
+            let kind = match next.turn() {
+                Turn::Over(Some(w)) if w == mover => 3,
+                Turn::Over(Some(_)) => 1,
+                Turn::Over(None) => 4,
+                Turn::Roll(s) | Turn::Decide(s) if s == mover => 2,
+                _ => 1,
+            };
+            let mut obs = vec![0.0; self.observer.len()];
+            self.observer.encode(&next, &mut obs);
+            out.push((i as i64, self.space.index(&a) as i64, kind, obs));
+        }
+        out
     }
 
     /// Takes `action` in `env`; returns the reward to the seat that acted
@@ -162,6 +193,7 @@ pub struct VecEnv {
     rewards: Py<PyArray1<f32>>,
     dones: Py<PyArray1<bool>>,
     players: Py<PyArray1<i8>>,
+    exact: Py<PyArray1<f64>>,
     seed: u64,
 }
 
@@ -175,6 +207,7 @@ impl VecEnv {
                 rewards: self.rewards.bind(py).as_slice_mut().expect("contiguous").as_mut_ptr(),
                 dones: self.dones.bind(py).as_slice_mut().expect("contiguous").as_mut_ptr(),
                 players: self.players.bind(py).as_slice_mut().expect("contiguous").as_mut_ptr(),
+                exact: self.exact.bind(py).as_slice_mut().expect("contiguous").as_mut_ptr(),
             }
         }
     }
@@ -219,7 +252,8 @@ impl VecEnv {
     /// `num_envs` games of `rules`; `opponent` names a built-in bot that plays
     /// the other seat (None: the learner plays both); `threads` 0 uses every core.
     #[new]
-    #[pyo3(signature = (rules = "finkel", num_envs = 64, seed = 0, threads = 0, options = None, opponent = None, explicit_chance = false))]
+    #[pyo3(signature = (rules = "finkel", num_envs = 64, seed = 0, threads = 0, options = None, opponent = None, explicit_chance = false, table = None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         rules: &str,
@@ -229,14 +263,26 @@ impl VecEnv {
         options: Option<&Bound<'_, pyo3::types::PyDict>>,
         opponent: Option<&str>,
         explicit_chance: bool,
+        table: Option<PyRef<'_, Table>>,
     ) -> PyResult<VecEnv> {
         if num_envs == 0 {
             return Err(rules_error("num_envs must be at least 1".into()));
         }
         let options = ur_session::parse_options(&option_pairs(options)?).map_err(|e| rules_error(e.to_string()))?;
         let game = AnyGame::new(rules, &options, Side::Light).map_err(|e| rules_error(e.to_string()))?;
-        let shape =
-            Shape { id: rules.into(), options, observer: Observer::for_game(&game), space: ActionSpace::of(&game), explicit_chance };
+        let oracle = match table {
+            None => None,
+            Some(t) if t.game_value(&game).is_some() => Some(t.oracle.clone()),
+            Some(t) => return Err(rules_error(format!("{} is not a table of these rules", t.__repr__()))),
+        };
+        let shape = Shape {
+            id: rules.into(),
+            options,
+            observer: Observer::for_game(&game),
+            space: ActionSpace::of(&game),
+            explicit_chance,
+            oracle,
+        };
         let mut envs = Vec::with_capacity(num_envs);
         for i in 0..num_envs {
             let env_seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(i as u64);
@@ -258,6 +304,7 @@ impl VecEnv {
             rewards: PyArray1::zeros(py, num_envs, false).unbind(),
             dones: PyArray1::zeros(py, num_envs, false).unbind(),
             players: PyArray1::zeros(py, num_envs, false).unbind(),
+            exact: PyArray1::from_vec(py, vec![f64::NAN; num_envs]).unbind(),
             shape,
             envs: Mutex::new(envs),
             pool,
@@ -315,6 +362,13 @@ impl VecEnv {
         self.players.bind(py).clone()
     }
 
+    /// The exact win probability of the seat to play in each game, from the
+    /// `table` given (NaN without one, or at a chance node).
+    #[getter]
+    fn exact_values<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.exact.bind(py).clone()
+    }
+
     /// Starts every game afresh; returns `(observations, masks)`.
     fn reset<'py>(&mut self, py: Python<'py>) -> (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>) {
         let (obs_len, n_actions) = (self.shape.observer.len(), self.shape.space.len());
@@ -329,10 +383,43 @@ impl VecEnv {
                 *b.rewards.add(i) = 0.0;
                 *b.dones.add(i) = false;
                 *b.players.add(i) = Shape::player(env);
+                *b.exact.add(i) = shape.exact(env);
             }
             Ok(())
         });
         self.outputs(py)
+    }
+
+    /// The positions each open action leads to, before the next throw, for
+    /// learners that judge afterstates (TD-Gammon's way). Returns
+    /// `(games, actions, observations, kinds)` over every open (game, action)
+    /// pair: the game's index, the action's number, the observation of the
+    /// position reached (from the seat to play there), and its kind: 1 the
+    /// opponent plays next, 2 the mover plays again, 3 the action wins, 4 it
+    /// draws (the observation of an ended game is the light seat's view).
+    #[allow(clippy::type_complexity)]
+    fn afterstates<'py>(
+        &mut self,
+        py: Python<'py>,
+    ) -> (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<i8>>) {
+        let shape = &self.shape;
+        let envs = self.envs.get_mut().expect("not poisoned");
+        let pool = &self.pool;
+        let per_env: Vec<Vec<(i64, i64, i8, Vec<f32>)>> =
+            py.detach(|| pool.install(|| envs.par_iter_mut().enumerate().map(|(i, env)| shape.afterstates(i, env)).collect()));
+        let rows: Vec<_> = per_env.into_iter().flatten().collect();
+        let len = shape.observer.len();
+        let mut obs = Vec::with_capacity(rows.len() * len);
+        for r in &rows {
+            obs.extend_from_slice(&r.3);
+        }
+        let obs = numpy::ndarray::Array2::from_shape_vec((rows.len(), len), obs).expect("rows of the observation's length");
+        (
+            PyArray1::from_iter(py, rows.iter().map(|r| r.0)),
+            PyArray1::from_iter(py, rows.iter().map(|r| r.1)),
+            numpy::PyArray2::from_owned_array(py, obs),
+            PyArray1::from_iter(py, rows.iter().map(|r| r.2)),
+        )
     }
 
     /// Takes one action per game (an action number, or at a chance node the
@@ -362,6 +449,7 @@ impl VecEnv {
                 *b.rewards.add(i) = reward;
                 *b.dones.add(i) = done;
                 *b.players.add(i) = Shape::player(env);
+                *b.exact.add(i) = shape.exact(env);
             }
             Ok(())
         });

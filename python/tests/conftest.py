@@ -18,6 +18,7 @@ def ur_bin():
 
 
 def run_ur(ur_bin, *args):
+    args = [str(a) for a in args]
     done = subprocess.run([ur_bin, *args], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, f"ur {' '.join(args)} failed: {done.stderr}"
     return done.stdout

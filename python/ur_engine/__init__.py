@@ -13,11 +13,13 @@ from ._ur import (
     IllegalActionError,
     RecordError,
     RulesError,
+    Table,
     VecEnv,
     rules,
+    solve,
 )
 
-__all__ = ["Bot", "Game", "VecEnv", "rules", "IllegalActionError", "RulesError", "RecordError"]
+__all__ = ["Bot", "Game", "Table", "VecEnv", "rules", "solve", "IllegalActionError", "RulesError", "RecordError"]
 
 try:  # Registers `ur/Finkel-v0` and the others when Gymnasium is installed.
     from .gym_env import register_all as _register_all

@@ -3,7 +3,8 @@
 `gymnasium.make("ur/Finkel-v0", opponent="level3")`; one id per rule set
 (`ur_engine.gym_env.ENV_IDS`). The dice are thrown inside `step`, and the
 bot's turns are played there too, so every observation asks the learner to
-decide. `info["action_mask"]` marks the open actions. An action that is not
+decide. `info["action_mask"]` marks the open actions, and with a `table` of
+the rules `info["exact_value"]` is the learner's exact win probability. An action that is not
 open loses the game (reward -1), so that random exploration cannot crash a run.
 The learner's seat is drawn at each reset (from the reset's seed) unless
 `seat` is given.
@@ -15,7 +16,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ._ur import Bot, Game, rules
+from ._ur import Bot, Game, Table, rules
 
 
 def env_id(rule_id: str) -> str:
@@ -30,8 +31,9 @@ class UrEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, rules: str = "finkel", opponent: str = "level3", options: Optional[dict] = None,
-                 seat: Optional[int] = None, render_mode: Optional[str] = None):
+                 seat: Optional[int] = None, table: Optional[Table] = None, render_mode: Optional[str] = None):
         self.rules, self.opponent_name, self.rule_options, self.seat = rules, opponent, options, seat
+        self.table = table
         self.render_mode = render_mode
         probe = Game(rules, options=options)
         self.observation_space = spaces.Box(-np.inf, np.inf, (probe.observation_size,), np.float32)
@@ -55,7 +57,10 @@ class UrEnv(gymnasium.Env):
         return 0.0 if w is None else (1.0 if w == self.learner else -1.0)
 
     def _info(self) -> dict:
-        return {"action_mask": self.game.action_mask(), "seat": self.learner}
+        info = {"action_mask": self.game.action_mask(), "seat": self.learner}
+        if self.table is not None and not self.game.is_terminal():
+            info["exact_value"] = self.table.value(self.game)
+        return info
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)

@@ -30,7 +30,8 @@ use super::encode::RaceEncoder;
 
 /// Throw values the turn block's one-hot covers.
 pub const THROW_SLOTS: usize = 9;
-const TURN_BLOCK: usize = 1 + THROW_SLOTS;
+/// The turn block every observation ends with: a decision open, then the throw one-hot.
+pub const TURN_BLOCK: usize = 1 + THROW_SLOTS;
 const BENS_LEN: usize = 23;
 const AKA_LEN: usize = 14;
 
