@@ -246,6 +246,30 @@ impl Game {
         }
     }
 
+    /// Plays a copy of the game to its end with random decisions and the
+    /// game's dice, in Rust, and returns the winner's seat (None for a draw):
+    /// a rollout for Monte Carlo searches. The game itself is unchanged but
+    /// for its dice, which move on.
+    fn rollout(&mut self, py: Python<'_>) -> Option<usize> {
+        let mut game = self.game().clone();
+        let rng = &mut self.rng;
+        py.detach(|| {
+            for _ in 0..ur_session::ACTION_CAP {
+                match game.turn() {
+                    Turn::Over(w) => return w.map(Side::index),
+                    Turn::Roll(_) => {
+                        game.roll_with(rng).expect("a roll at a roll");
+                    }
+                    Turn::Decide(_) => {
+                        let open = game.actions();
+                        game.apply_unchecked(&open[rand::Rng::gen_range(rng, 0..open.len())]);
+                    }
+                }
+            }
+            None
+        })
+    }
+
     /// Whether the dice are to be thrown.
     fn is_chance_node(&self) -> bool {
         matches!(self.game().turn(), Turn::Roll(_))

@@ -177,3 +177,14 @@ def test_observation_and_mask_shapes(rules):
     assert sorted(np.flatnonzero(mask).tolist()) == game.legal_actions()
     for a in game.legal_actions():
         assert game.action_to_string(a)
+
+
+@pytest.mark.parametrize("rules", ["finkel", "v1-named-birds", "ludens-akalandung", "guard-d6"])
+def test_rollouts_play_a_copy_to_the_end(rules):
+    game = random_game(rules, 6, steps=20)
+    before = game.record_json()
+    winners = [game.clone().rollout() for _ in range(5)] + [game.rollout() for _ in range(20)]
+    assert game.record_json() == before, "a rollout leaves the game as it was"
+    assert set(winners) <= {0, 1, None} and len(set(winners)) > 1
+    a, b = ur.Game(rules, seed=3), ur.Game(rules, seed=3)
+    assert [a.rollout() for _ in range(10)] == [b.rollout() for _ in range(10)], "seeded"
