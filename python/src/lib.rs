@@ -1,6 +1,7 @@
 //! The Python extension `ur_engine._ur`: the engine's games, a vectorised
 //! environment for learning, and the rule sets (docs/python.md).
 
+mod arena;
 mod bot;
 mod errors;
 mod game;
@@ -49,6 +50,7 @@ fn _ur(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<bot::Bot>()?;
     m.add_class::<table::Table>()?;
     m.add_function(wrap_pyfunction!(table::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::arena, m)?)?;
     m.add_class::<vecenv::VecEnv>()?;
     m.add("IllegalActionError", m.py().get_type::<errors::IllegalActionError>())?;
     m.add("RulesError", m.py().get_type::<errors::RulesError>())?;

@@ -123,3 +123,17 @@ def test_pettingzoo_api_test_passes():
 
     for rules in ("finkel", "ludens-akalandung", "vizier-4-pyramids"):
         api_test(pettingzoo_env.env(rules=rules), num_cycles=200)
+
+
+def test_arena_reports_scores_with_intervals_as_ur_arena(ur_bin):
+    import json
+
+    from conftest import run_ur
+
+    report = ur.arena(["greedy", "random"], rules="blitz", games=40, seed=3)
+    expected = json.loads(run_ur(ur_bin, "arena", "--rules", "blitz", "--bots", "greedy,random", "--games", "40", "--seed", "3", "--json", "--quiet"))
+    assert report["pairs"] == expected["pairs"]
+    pair = report["pairs"][0]
+    assert pair["a_score_ci95"][0] < pair["a_score"] < pair["a_score_ci95"][1]
+    with pytest.raises(ur.RulesError, match="even"):
+        ur.arena(["greedy", "random"], games=3)

@@ -15,11 +15,12 @@ from ._ur import (
     RulesError,
     Table,
     VecEnv,
+    arena,
     rules,
     solve,
 )
 
-__all__ = ["Bot", "Game", "Table", "VecEnv", "rules", "solve", "IllegalActionError", "RulesError", "RecordError"]
+__all__ = ["Bot", "Game", "Table", "VecEnv", "rules", "solve", "arena", "IllegalActionError", "RulesError", "RecordError"]
 
 try:  # Registers `ur/Finkel-v0` and the others when Gymnasium is installed.
     from .gym_env import register_all as _register_all

@@ -114,3 +114,6 @@ class Table:
 
 def solve(rules: str = "finkel", pieces: Optional[int] = None, options: Options = None,
           path: Optional[Union[str, PathLike[str]]] = None, threads: int = 0) -> Table: ...
+
+def arena(bots: list[str], rules: str = "finkel", games: int = 100, seed: int = 1, threads: int = 0,
+          options: Options = None, paired_dice: bool = True, max_actions: int = 100000) -> dict[str, Any]: ...
