@@ -153,6 +153,18 @@ impl Shape {
         out
     }
 
+    /// Writes game `i`'s observation, mask, reward, end, seat and exact value.
+    ///
+    /// # Safety
+    /// `i` is a game of the batch `b` points into, and no one else writes its rows now.
+    unsafe fn publish(&self, env: &Env, b: Buffers, i: usize, reward: f32, done: bool) {
+        self.write(env, rows(b, i, self.observer.len(), self.space.len()));
+        *b.rewards.add(i) = reward;
+        *b.dones.add(i) = done;
+        *b.players.add(i) = Shape::player(env);
+        *b.exact.add(i) = self.exact(env);
+    }
+
     /// Takes `action` in `env`; returns the reward to the seat that acted
     /// and whether the game ended, or why the action is not open.
     fn step(&self, env: &mut Env, action: i64) -> Result<(f32, bool), String> {
@@ -371,20 +383,13 @@ impl VecEnv {
 
     /// Starts every game afresh; returns `(observations, masks)`.
     fn reset<'py>(&mut self, py: Python<'py>) -> (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>) {
-        let (obs_len, n_actions) = (self.shape.observer.len(), self.shape.space.len());
         let seed = self.seed;
         self.each(py, |shape, i, env, b| {
             env.rng = Xoshiro256PlusPlus::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(i as u64));
             env.games = 0;
             shape.reset(env);
             // SAFETY: game i's rows are written by this worker only.
-            unsafe {
-                shape.write(env, rows(b, i, obs_len, n_actions));
-                *b.rewards.add(i) = 0.0;
-                *b.dones.add(i) = false;
-                *b.players.add(i) = Shape::player(env);
-                *b.exact.add(i) = shape.exact(env);
-            }
+            unsafe { shape.publish(env, b, i, 0.0, false) };
             Ok(())
         });
         self.outputs(py)
@@ -437,20 +442,13 @@ impl VecEnv {
         if actions.len() != n {
             return Err(illegal(format!("{} actions for {n} games: give one per game", actions.len())));
         }
-        let (obs_len, n_actions) = (self.shape.observer.len(), self.shape.space.len());
         let errors = self.each(py, |shape, i, env, b| {
             let (reward, done) = shape.step(env, actions[i])?;
             if done {
                 shape.reset(env);
             }
             // SAFETY: game i's rows are written by this worker only.
-            unsafe {
-                shape.write(env, rows(b, i, obs_len, n_actions));
-                *b.rewards.add(i) = reward;
-                *b.dones.add(i) = done;
-                *b.players.add(i) = Shape::player(env);
-                *b.exact.add(i) = shape.exact(env);
-            }
+            unsafe { shape.publish(env, b, i, reward, done) };
             Ok(())
         });
         if let Some((i, e)) = errors.first() {
