@@ -132,8 +132,8 @@ impl Game {
     #[staticmethod]
     #[pyo3(signature = (path, options = None, seed = 0, first = "light"))]
     fn from_rules_file(path: std::path::PathBuf, options: Option<&Bound<'_, PyDict>>, seed: u64, first: &str) -> PyResult<Game> {
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| rules_error(format!("cannot read the rule-set file {}: {e}", path.display())))?;
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| rules_error(format!("cannot read the rule-set file {}: {e}", path.display())))?;
         Game::start(RulesSource::File(text), &option_pairs(options)?, side_arg(first)?, seed)
     }
 

@@ -93,7 +93,7 @@ impl Shape {
 
     fn reset(&self, env: &mut Env) {
         env.games += 1;
-        env.learner = if env.games % 2 == 0 { Side::Light } else { Side::Dark };
+        env.learner = if env.games.is_multiple_of(2) { Side::Light } else { Side::Dark };
         env.game = self.new_game();
         self.advance(env);
     }
@@ -235,10 +235,7 @@ impl VecEnv {
         let pool = &self.pool;
         py.detach(|| {
             pool.install(|| {
-                envs.par_iter_mut()
-                    .enumerate()
-                    .filter_map(|(i, env)| f(shape, i, env, buffers).err().map(|e| (i, e)))
-                    .collect()
+                envs.par_iter_mut().enumerate().filter_map(|(i, env)| f(shape, i, env, buffers).err().map(|e| (i, e))).collect()
             })
         })
     }
@@ -435,8 +432,7 @@ impl VecEnv {
         &mut self,
         py: Python<'py>,
         actions: numpy::PyReadonlyArray1<'py, i64>,
-    ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>, Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<bool>>)>
-    {
+    ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>, Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<bool>>)> {
         let actions = actions.as_slice().map_err(|e| illegal(format!("actions: {e}")))?.to_vec();
         let n = self.envs.get_mut().expect("not poisoned").len();
         if actions.len() != n {
@@ -452,7 +448,10 @@ impl VecEnv {
             Ok(())
         });
         if let Some((i, e)) = errors.first() {
-            return Err(illegal(format!("game {i}: {e}; the masks give the open actions ({} games refused, left as they were)", errors.len())));
+            return Err(illegal(format!(
+                "game {i}: {e}; the masks give the open actions ({} games refused, left as they were)",
+                errors.len()
+            )));
         }
         let (obs, mask) = self.outputs(py);
         Ok((obs, mask, self.rewards.bind(py).clone(), self.dones.bind(py).clone()))

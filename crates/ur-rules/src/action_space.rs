@@ -32,7 +32,10 @@ pub struct ActionSpace {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     /// `starts`: squares a piece can leave (0 to the path's last); `pieces`: 1, or the named birds.
-    Race { starts: usize, pieces: usize },
+    Race {
+        starts: usize,
+        pieces: usize,
+    },
     Bens,
     Akalandung,
     Tower,
