@@ -12,12 +12,16 @@
 """
 
 import argparse
+import os
 import random
 import time
 
-import numpy as np
+# numpy's BLAS threads spin between calls and take a core from the steps.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import ur_engine as ur
+import numpy as np  # noqa: E402
+
+import ur_engine as ur  # noqa: E402
 
 
 def timed(seconds, one):

@@ -25,6 +25,8 @@ use crate::table::Table;
 /// One game of the batch.
 struct Env {
     game: AnyGame,
+    /// The decisions open when the outputs were last written (the mask's).
+    open: Vec<ur_rules::AnyAction>,
     rng: Xoshiro256PlusPlus,
     /// The opponent, when the learner does not play both seats.
     bot: Option<Box<dyn Bot>>,
@@ -112,13 +114,15 @@ impl Shape {
         oracle.game_value(race).unwrap_or(f64::NAN)
     }
 
-    fn write(&self, env: &Env, rows: Rows<'_>) {
+    fn write(&self, env: &mut Env, rows: Rows<'_>) {
         self.observer.encode(&env.game, rows.obs);
         rows.mask.fill(false);
+        env.open.clear();
         match env.game.turn() {
             Turn::Decide(_) => {
-                for a in env.game.actions() {
-                    rows.mask[self.space.index(&a)] = true;
+                env.open = env.game.actions();
+                for a in &env.open {
+                    rows.mask[self.space.index(a)] = true;
                 }
             }
             Turn::Roll(_) => {
@@ -157,7 +161,7 @@ impl Shape {
     ///
     /// # Safety
     /// `i` is a game of the batch `b` points into, and no one else writes its rows now.
-    unsafe fn publish(&self, env: &Env, b: Buffers, i: usize, reward: f32, done: bool) {
+    unsafe fn publish(&self, env: &mut Env, b: Buffers, i: usize, reward: f32, done: bool) {
         self.write(env, rows(b, i, self.observer.len(), self.space.len()));
         *b.rewards.add(i) = reward;
         *b.dones.add(i) = done;
@@ -175,8 +179,7 @@ impl Shape {
                 s
             }
             Turn::Decide(s) => {
-                let open = env.game.actions();
-                let chosen = usize::try_from(action).ok().and_then(|i| self.space.find(&open, i));
+                let chosen = usize::try_from(action).ok().and_then(|i| self.space.find(&env.open, i));
                 env.game.apply_unchecked(&chosen.ok_or_else(|| format!("action {action} is not open"))?);
                 s
             }
@@ -303,7 +306,14 @@ impl VecEnv {
                     Some(bot)
                 }
             };
-            envs.push(Env { game: game.clone(), rng: Xoshiro256PlusPlus::seed_from_u64(env_seed), bot, learner: Side::Light, games: 0 });
+            envs.push(Env {
+                game: game.clone(),
+                open: Vec::new(),
+                rng: Xoshiro256PlusPlus::seed_from_u64(env_seed),
+                bot,
+                learner: Side::Light,
+                games: 0,
+            });
         }
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| rules_error(e.to_string()))?;
         let (obs_len, n_actions) = (shape.observer.len(), shape.space.len());
