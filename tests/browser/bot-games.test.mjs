@@ -167,9 +167,9 @@ test('beyond the race the hint comes from the rule set\'s network, and says so; 
   await me.context.close();
 
   const other = await person(browser, server);
-  await startInLobby(other.page, server, { rules: 'ravensburg-1977', mode: 'bot', bot: '2' });
+  await startInLobby(other.page, server, { rules: 'ravensburg-1977', mode: 'bot', bot: '2', options: { tokens_per_player: 2 } });
   await waitTurn(other.page);
-  assert.equal(await other.page.isVisible('#hint'), false, 'no network for ravensburg-1977: no hint button');
+  assert.equal(await other.page.isVisible('#hint'), false, 'no network for two-token ravensburg-1977: no hint button');
   assertNoErrors(me);
   assertNoErrors(other);
   await other.context.close();

@@ -53,7 +53,8 @@ pub const LEVEL4_NET_PLIES: u32 = 0;
 /// deepest search that decides well within 50 ms (BENCHMARKS.md: 5.8 ms
 /// for `net:4` on `ludens-akalandung`, 3.1 ms for `net:2` on
 /// `vizier-4-pyramids`; one roll more costs ten times as much).
-pub const LEVEL5_GAME_NET_PLIES: &[(&str, u32)] = &[("bens-ur", 2), ("ludens-akalandung", 4), ("vizier-4-pyramids", 2), ("guard-d6", 2)];
+pub const LEVEL5_GAME_NET_PLIES: &[(&str, u32)] =
+    &[("bens-ur", 2), ("ludens-akalandung", 4), ("vizier-4-pyramids", 2), ("guard-d6", 2), ("ravensburg-1977", 2)];
 /// Level 5's plies on a rule set not in [`LEVEL5_GAME_NET_PLIES`].
 pub const LEVEL5_GAME_NET_PLIES_OTHERS: u32 = 1;
 

@@ -132,6 +132,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("ludens-akalandung", include_str!("../../weights/net/ludens-akalandung.json")),
     ("vizier-4-pyramids", include_str!("../../weights/net/vizier-4-pyramids.json")),
     ("guard-d6", include_str!("../../weights/net/guard-d6.json")),
+    ("ravensburg-1977", include_str!("../../weights/net/ravensburg-1977.json")),
 ];
 
 fn builtin_files() -> &'static [Arc<NetFile>] {

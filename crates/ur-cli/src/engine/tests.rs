@@ -170,11 +170,11 @@ fn a_tower_game_through_the_same_commands() {
     assert_eq!(back.replay().unwrap().position_json(), ask(&mut s, r#"{"cmd":"show"}"#)["position"]);
 }
 
-/// A rule set beyond the race without a trained network says there is no judge, and why.
+/// A game beyond the race without a trained network (a small variant) says there is no judge, and why.
 #[test]
 fn no_network_no_hint_and_the_reason() {
     let mut s = Engine::default();
-    ask(&mut s, r#"{"cmd":"new","rules":"ravensburg-1977"}"#);
+    ask(&mut s, r#"{"cmd":"new","rules":"ravensburg-1977","options":{"tokens_per_player":2}}"#);
     for cmd in ["eval", "hint"] {
         let r = ask(&mut s, &format!(r#"{{"cmd":"{cmd}"}}"#));
         assert!(r["error"].as_str().unwrap().contains("no judge"), "{cmd}: {r}");
