@@ -88,6 +88,20 @@ def test_chance_outcomes_are_the_dice(rules):
     assert not game.is_chance_node() or game.current_player() >= 0
 
 
+def test_chance_outcomes_are_the_engines_for_every_rule_set(ur_bin):
+    """The start's throws and probabilities, as the `ur engine` protocol gives them."""
+    import subprocess
+
+    lines = "".join(json.dumps(c) + "\n" for r in RULES for c in ({"cmd": "new", "rules": r}, {"cmd": "show"}))
+    done = subprocess.run([ur_bin, "engine"], input=lines, capture_output=True, text=True, timeout=300)
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(replies) == 2 * len(RULES), done.stderr
+    shows = replies[1::2]
+    for rules, show in zip(RULES, shows):
+        expected = [(o["raw"], o["probability"]) for o in show["outcomes"]]
+        assert ur.Game(rules).chance_outcomes() == expected, rules
+
+
 def test_finkel_dice_are_four_binary_dice():
     assert ur.Game("finkel").chance_outcomes() == [(0, 1 / 16), (1, 4 / 16), (2, 6 / 16), (3, 4 / 16), (4, 1 / 16)]
 
