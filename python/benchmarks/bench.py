@@ -43,9 +43,9 @@ def ur_game(seed=[0]):
     return 1
 
 
-def ur_rollout(seed=[0]):
-    seed[0] += 1
-    ur.Game("finkel", seed=seed[0]).rollout()
+def ur_rollout(game=ur.Game("finkel", seed=1)):
+    """A whole random game from the start (the start game is left as it is; its dice move on)."""
+    game.rollout()
     return 1
 
 
