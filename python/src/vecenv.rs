@@ -16,7 +16,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use ur_bots::net::observe::Observer;
 use ur_bots::Bot;
-use ur_rules::{ActionSpace, AnyGame, Options, Playable, Side, Turn};
+use ur_rules::{ActionSpace, AnyGame, Playable, Side, Turn};
 
 use crate::errors::{illegal, rules_error};
 use crate::game::option_pairs;
@@ -37,8 +37,8 @@ struct Env {
 
 /// The shape every game of the batch shares.
 struct Shape {
-    id: String,
-    options: Options,
+    /// Every game's start (cloned: building a game from its rule set reads the rule set again).
+    start: AnyGame,
     observer: Observer,
     space: ActionSpace,
     explicit_chance: bool,
@@ -69,10 +69,6 @@ unsafe impl Send for Buffers {}
 unsafe impl Sync for Buffers {}
 
 impl Shape {
-    fn new_game(&self) -> AnyGame {
-        AnyGame::new(&self.id, &self.options, Side::Light).expect("checked when the VecEnv was made")
-    }
-
     /// Plays chance and the opponent until the learner decides or the game ends.
     fn advance(&self, env: &mut Env) {
         loop {
@@ -96,7 +92,7 @@ impl Shape {
     fn reset(&self, env: &mut Env) {
         env.games += 1;
         env.learner = if env.games.is_multiple_of(2) { Side::Light } else { Side::Dark };
-        env.game = self.new_game();
+        env.game = self.start.clone();
         self.advance(env);
     }
 
@@ -287,14 +283,8 @@ impl VecEnv {
             Some(t) if t.game_value(&game).is_some() => Some(t.oracle.clone()),
             Some(t) => return Err(rules_error(format!("{} is not a table of these rules", t.__repr__()))),
         };
-        let shape = Shape {
-            id: rules.into(),
-            options,
-            observer: Observer::for_game(&game),
-            space: ActionSpace::of(&game),
-            explicit_chance,
-            oracle,
-        };
+        let shape =
+            Shape { start: game.clone(), observer: Observer::for_game(&game), space: ActionSpace::of(&game), explicit_chance, oracle };
         let mut envs = Vec::with_capacity(num_envs);
         for i in 0..num_envs {
             let env_seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(i as u64);
