@@ -92,6 +92,13 @@ def test_environments_give_exact_values(finkel2):
     genv = gymnasium.make("ur/Finkel-v0", options={"pieces": 2}, opponent="random", table=finkel2)
     _, info = genv.reset(seed=1)
     assert 0 < info["exact_value"] < 1
+    pytest.importorskip("pettingzoo")
+    from ur_engine import pettingzoo_env
+
+    penv = pettingzoo_env.env(rules="finkel", options={"pieces": 2}, table=finkel2)
+    penv.reset(seed=1)
+    _, _, _, _, info = penv.last()
+    assert 0 < info["exact_value"] < 1
 
 
 def test_afterstates_list_every_open_action(finkel2):

@@ -5,7 +5,8 @@ convention (`env`, `raw_env`). Each agent observes
 `{"observation": float32 features, "action_mask": int8}`; the dice are thrown
 between decisions, so the agent selected always has a decision to make (an
 extra roll can select the same agent again). An action that is not open loses
-the game for the agent that took it.
+the game for the agent that took it. With a `table` of the rules, the info of
+the agent to play holds `exact_value`, its exact win probability.
 """
 
 from typing import Optional
@@ -15,7 +16,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ._ur import Game
+from ._ur import Game, Table
 
 AGENTS = ["light", "dark"]
 
@@ -32,9 +33,10 @@ def env(**kwargs):
 class raw_env(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "ur_v0", "is_parallelizable": False}
 
-    def __init__(self, rules: str = "finkel", options: Optional[dict] = None, render_mode: Optional[str] = None):
+    def __init__(self, rules: str = "finkel", options: Optional[dict] = None, table: Optional[Table] = None,
+                 render_mode: Optional[str] = None):
         super().__init__()
-        self.rules, self.rule_options, self.render_mode = rules, options, render_mode
+        self.rules, self.rule_options, self.render_mode, self.table = rules, options, render_mode, table
         probe = Game(rules, options=options)
         self.possible_agents = list(AGENTS)
         self.observation_spaces = {
@@ -77,6 +79,12 @@ class raw_env(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self._roll_to_decision()
         self.agent_selection = AGENTS[self.game.current_player()]
+        self._exact_value()
+
+    def _exact_value(self) -> None:
+        """With a table, the exact win probability of the agent to play, in its info."""
+        if self.table is not None and not self.game.is_terminal():
+            self.infos[self.agent_selection]["exact_value"] = self.table.value(self.game)
 
     def step(self, action):
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
@@ -93,6 +101,7 @@ class raw_env(AECEnv):
                 self.terminations[a] = True
         else:
             self.agent_selection = AGENTS[self.game.current_player()]
+            self._exact_value()
         self._accumulate_rewards()
 
     def render(self):
