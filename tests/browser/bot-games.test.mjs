@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { serverAndBrowser, person, startInLobby, playToEnd, waitTurn, state, step, seeded, assertNoErrors, repo, tmpDir, artefacts, UR_BIN } from './lib.mjs';
+import { serverAndBrowser, person, startInLobby, apiGame, playToEnd, waitTurn, state, step, seeded, assertNoErrors, repo, tmpDir, artefacts, UR_BIN } from './lib.mjs';
 
 let server;
 let browser;
@@ -167,7 +167,9 @@ test('beyond the race the hint comes from the rule set\'s network, and says so; 
   await me.context.close();
 
   const other = await person(browser, server);
-  await startInLobby(other.page, server, { rules: 'ravensburg-1977', mode: 'bot', bot: '2', options: { tokens_per_player: 2 } });
+  const small = await apiGame(server, { rules: 'ravensburg-1977', options: { tokens_per_player: '2' }, mode: 'bot', bot: '2', seat: 'light' });
+  await other.page.goto(`${server.url}/#/game/${small.id}?token=${encodeURIComponent(small.token)}`);
+  await other.page.waitForFunction((id) => window.urApp.screen && window.urApp.screen.id === id && window.urApp.screen.view, small.id);
   await waitTurn(other.page);
   assert.equal(await other.page.isVisible('#hint'), false, 'no network for two-token ravensburg-1977: no hint button');
   assertNoErrors(me);

@@ -27,9 +27,9 @@ async function openGame(page, g) {
 test('Hint is offered in games against a bot where the server answers it: race games, and games with a network', { timeout: 60000 }, async () => {
   const me = await person(browser, server);
   const { page } = me;
-  await openGame(page, await apiGame(server, { rules: 'ravensburg-1977', mode: 'bot', bot: '1', seat: 'light' }));
+  await openGame(page, await apiGame(server, { rules: 'ravensburg-1977', options: { tokens_per_player: '2' }, mode: 'bot', bot: '1', seat: 'light' }));
   await waitTurn(page);
-  assert.equal(await page.locator('#hint').count(), 0, 'no Hint button in a tower game without a network');
+  assert.equal(await page.locator('#hint').count(), 0, 'no Hint button in a tower game without a network (a two-token variant)');
   await openGame(page, await apiGame(server, { rules: 'bens-ur', mode: 'bot', bot: '1', seat: 'light' }));
   assert.equal(await page.locator('#hint').count(), 1, 'Hint in a marker game with a network');
   await openGame(page, await apiGame(server, { rules: 'guard-d6', mode: 'bot', bot: '1', seat: 'light' }));
