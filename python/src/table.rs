@@ -33,11 +33,12 @@ impl Table {
 
     /// The exact value of a race game at its current decision (see `value`).
     pub(crate) fn game_value(&self, game: &ur_rules::AnyGame) -> Option<f64> {
-        let race = game.as_race()?;
-        if !Arc::ptr_eq(race.rules(), self.oracle.rules()) && race.rules().id() != self.oracle.rules().id() {
-            return None;
-        }
-        self.oracle.game_value(race)
+        self.oracle.game_value(game.as_race().filter(|g| self.fits(g.rules()))?)
+    }
+
+    /// Whether `rules` are those the table was solved for: the rule set, its options and pieces.
+    fn fits(&self, rules: &Rules) -> bool {
+        ur_solve::table::fingerprint(rules) == ur_solve::table::fingerprint(self.oracle.rules())
     }
 
     /// The state an observation shows, the side to move as light.
@@ -133,8 +134,13 @@ impl Table {
     /// throw at a roll, after the best move for the throw being decided, or
     /// after the better of rerolling and ending. None once the game is over.
     fn value(&self, game: &Game) -> PyResult<Option<f64>> {
-        if game.game().as_race().is_none_or(|g| g.rules().id() != self.oracle.rules().id()) {
-            return Err(illegal(format!("the table is of {}; this game is of {}", self.rules(), ur_rules::Playable::rule_id(game.game()))));
+        if game.game().as_race().is_none_or(|g| !self.fits(g.rules())) {
+            return Err(illegal(format!(
+                "the table is of {} with {} pieces; this game is of {} under other rules or pieces",
+                self.rules(),
+                self.pieces(),
+                ur_rules::Playable::rule_id(game.game())
+            )));
         }
         Ok(self.game_value(game.game()))
     }

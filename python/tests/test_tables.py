@@ -78,6 +78,8 @@ def test_value_at_a_decision_is_the_best_moves(finkel2):
 def test_a_table_refuses_other_rules(finkel2):
     with pytest.raises(ur.IllegalActionError, match="table is of finkel"):
         finkel2.value(ur.Game("blitz"))
+    with pytest.raises(ur.IllegalActionError, match="2 pieces"):
+        finkel2.value(ur.Game("finkel"))
     with pytest.raises(ur.IllegalActionError, match="observations of"):
         finkel2.values(np.zeros((1, 5), np.float32))
     with pytest.raises(ur.RulesError):
