@@ -22,13 +22,16 @@ pub struct Table {
     pub(crate) oracle: Oracle,
     path: PathBuf,
     encoder: RaceEncoder,
+    /// The fingerprint of the table's rules, for [`Table::fits`].
+    fingerprint: String,
 }
 
 impl Table {
     fn open_for(path: PathBuf, rules: Arc<Rules>) -> PyResult<Table> {
         let loaded = LoadedTable::open(&path).map_err(|e| rules_error(e.to_string()))?;
         let oracle = loaded.oracle(rules.clone()).map_err(|e| rules_error(e.to_string()))?;
-        Ok(Table { oracle, path, encoder: RaceEncoder::new(rules) })
+        let fingerprint = ur_solve::table::fingerprint(&rules);
+        Ok(Table { oracle, path, encoder: RaceEncoder::new(rules), fingerprint })
     }
 
     /// The exact value of a race game at its current decision (see `value`).
@@ -38,7 +41,7 @@ impl Table {
 
     /// Whether `rules` are those the table was solved for: the rule set, its options and pieces.
     fn fits(&self, rules: &Rules) -> bool {
-        ur_solve::table::fingerprint(rules) == ur_solve::table::fingerprint(self.oracle.rules())
+        ur_solve::table::fingerprint(rules) == self.fingerprint
     }
 
     /// The state an observation shows, the side to move as light.
