@@ -8,10 +8,15 @@
 //! cargo run --release -p ur-bots --example small_solve -- v1-named-birds 2 greedy,expectimax:2 2000
 //! ```
 //! Arguments: rules, pieces, opponents (comma-separated bot names, or `-` for none), games
-//! per opponent, and optionally `fit=OUT.json` (or `fit-squares=OUT.json`, with
-//! piece-square features): fit the race evaluation to the exact values of turn starts
-//! sampled from games (perfect play with random decisions at rates from 0 to 60 %), add
-//! it as `ID@PIECES` to `crates/ur-bots/weights/race.json` and write the result to OUT.json.
+//! per opponent, and then optionally:
+//! - `fit=OUT.json` (or `fit-squares=OUT.json`, with piece-square features): fit the race
+//!   evaluation to the exact values of turn starts sampled from games (perfect play with
+//!   random decisions at rates from 0 to 60 %), add it as `ID@PIECES` to
+//!   `crates/ur-bots/weights/race.json` and write the result to OUT.json;
+//! - `regret=N`: instead of duels, each bot's mean regret over the first N decisions with a
+//!   real choice (declarations included) of games between two `greedy` bots, seed 1, as
+//!   `ur regret` measures it on race tables;
+//! - `net=FILE`: use this network file ahead of the built-in ones (`ur train-net --out`).
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -35,15 +40,21 @@ fn main() -> std::process::ExitCode {
 
 fn run() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (id, pieces, bots, games, fit) = match args.as_slice() {
-        [id, pieces, bots, games] => (id, pieces, bots, games, None),
-        [id, pieces, bots, games, fit] => match (fit.strip_prefix("fit="), fit.strip_prefix("fit-squares=")) {
-            (Some(out), _) => (id, pieces, bots, games, Some((out, false))),
-            (_, Some(out)) => (id, pieces, bots, games, Some((out, true))),
-            _ => return Err(format!("the fifth argument is fit=OUT.json or fit-squares=OUT.json, not '{fit}'").into()),
-        },
-        _ => return Err("usage: small_solve RULES PIECES BOT[,BOT...] GAMES [fit=OUT.json | fit-squares=OUT.json]".into()),
-    };
+    let usage = "usage: small_solve RULES PIECES BOT[,BOT...] GAMES [fit=OUT.json | fit-squares=OUT.json] [regret=N] [net=FILE]";
+    let [id, pieces, bots, games, extra @ ..] = args.as_slice() else { return Err(usage.into()) };
+    let (mut fit, mut regret_decisions) = (None, None);
+    for arg in extra {
+        match arg.split_once('=') {
+            Some(("fit", out)) => fit = Some((out, false)),
+            Some(("fit-squares", out)) => fit = Some((out, true)),
+            Some(("regret", n)) => regret_decisions = Some(n.parse::<u64>().map_err(|_| format!("regret=N takes a whole number, not '{n}'"))?),
+            Some(("net", file)) => {
+                let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+                ur_bots::net::install(ur_bots::net::NetFile::parse(&text).map_err(|e| format!("{file}: {e}"))?);
+            }
+            _ => return Err(format!("'{arg}' is not an option here; {usage}").into()),
+        }
+    }
     let pieces: i64 = pieces.parse().map_err(|_| format!("PIECES must be a whole number, not '{pieces}'"))?;
     let games: u64 = games.parse().map_err(|_| format!("GAMES must be a whole number, not '{games}'"))?;
     let options: Options = [("pieces".to_string(), OptionValue::Int(pieces))].into();
@@ -57,6 +68,11 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         fit_model(&solved, &rules, weights, out, squares)?;
     }
     for name in bots.split(',').filter(|n| !n.is_empty() && *n != "-") {
+        if let Some(n) = regret_decisions {
+            let (mean, half_width, best) = regret(&solved, &rules, name, n)?;
+            println!("{name}: mean regret {:.4} pp ± {:.4} per decision, best choice {:.2} % ({n} decisions)", 100.0 * mean, 100.0 * half_width, 100.0 * best);
+            continue;
+        }
         let (score, half_width) = duel(&solved, &rules, name, games)?;
         println!("perfect v {name}: {:.1} % ± {:.1} ({games} games, paired dice)", 100.0 * score, 100.0 * half_width);
     }
@@ -226,19 +242,25 @@ fn after(g: &AnyGame, a: &AnyAction) -> AnyGame {
 struct Perfect<'a>(&'a Solved);
 
 impl Perfect<'_> {
-    fn decide(&self, g: &AnyGame) -> AnyAction {
+    /// Every open action with the mover's win probability after it.
+    fn values(&self, g: &AnyGame) -> Vec<(AnyAction, f64)> {
         let Turn::Decide(side) = g.turn() else { panic!("no decision") };
-        let worth = |a: &AnyAction| {
-            let v = self.0.value(&after(g, a));
-            if side == Side::Light {
-                v
-            } else {
-                1.0 - v
-            }
-        };
-        let actions = g.actions();
-        let best = actions.iter().map(worth).fold(f64::NEG_INFINITY, f64::max);
-        actions.into_iter().find(|a| worth(a) == best).expect("a best action")
+        let light = |a: &AnyAction| self.0.value(&after(g, a));
+        g.actions().into_iter().map(|a| { let v = light(&a); (a, if side == Side::Light { v } else { 1.0 - v }) }).collect()
+    }
+
+    /// The mover's win probability lost by `chosen` against the best action.
+    fn regret(&self, g: &AnyGame, chosen: &AnyAction) -> f64 {
+        let values = self.values(g);
+        let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+        let got = values.iter().find(|(a, _)| a == chosen).expect("the bot chose an open action").1;
+        (best - got).max(0.0)
+    }
+
+    fn decide(&self, g: &AnyGame) -> AnyAction {
+        let values = self.values(g);
+        let best = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+        values.into_iter().find(|v| v.1 == best).expect("a best action").0
     }
 }
 
@@ -270,6 +292,50 @@ fn duel(solved: &Solved, rules: &Arc<Rules>, name: &str, games: u64) -> Result<(
     let n = wins.len() as f64;
     let mean = wins.iter().sum::<f64>() / n;
     Ok((mean, 1.96 * (mean * (1.0 - mean) / n).sqrt()))
+}
+
+/// The bot's regret against perfect play at the first `n` decisions with a
+/// real choice of games between two `greedy` bots (seed 1): the mean, the
+/// half-width of its 95% interval with games as clusters, and the share of
+/// best choices.
+fn regret(solved: &Solved, rules: &Arc<Rules>, name: &str, n: u64) -> Result<(f64, f64, f64), Box<dyn std::error::Error>> {
+    let perfect = Perfect(solved);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    let mut clusters: Vec<(f64, u64)> = Vec::new();
+    let (mut decisions, mut best) = (0u64, 0u64);
+    for k in 0u64.. {
+        let mut bot = make_bot(name, k)?;
+        let mut sampler = make_bot("greedy", k)?;
+        let mut g = AnyGame::Race(Game::new(rules.clone(), if k % 2 == 0 { Side::Light } else { Side::Dark }));
+        clusters.push((0.0, 0));
+        while decisions < n {
+            match g.turn() {
+                Turn::Over(_) => break,
+                Turn::Roll(_) => {
+                    let raw = sample_outcome(&g.outcomes(), &mut rng);
+                    g.roll(raw)?;
+                }
+                Turn::Decide(_) => {
+                    if g.actions().len() > 1 {
+                        let r = perfect.regret(&g, &bot.decide(&g));
+                        let c = clusters.last_mut().expect("pushed above");
+                        (c.0, c.1) = (c.0 + r, c.1 + 1);
+                        decisions += 1;
+                        best += u64::from(r == 0.0);
+                    }
+                    g = after(&g, &sampler.decide(&g));
+                }
+            }
+        }
+        if decisions >= n {
+            break;
+        }
+    }
+    let mean = clusters.iter().map(|c| c.0).sum::<f64>() / decisions as f64;
+    // The cluster-robust variance of a ratio estimator (games as clusters).
+    let m = clusters.len() as f64;
+    let var = clusters.iter().map(|&(s, c)| (s - mean * c as f64).powi(2)).sum::<f64>() * m / (m - 1.0).max(1.0) / (decisions as f64).powi(2);
+    Ok((mean, 1.96 * var.sqrt(), best as f64 / decisions as f64))
 }
 
 /// Turn starts (before the declaration) of games where both sides play

@@ -138,10 +138,17 @@ fn choices_hint(judge: &Judge, st: &ur_rules::State, to_move: Side) -> Result<Hi
     Ok(Hint::Choices { to_move, choices, win })
 }
 
+/// Whether a game network judges `game`: a family beyond the race, or a
+/// race with named pieces where a network is trained (the race judges do
+/// not see which bird is next).
+pub fn network_judges(game: &AnyGame) -> bool {
+    game.as_race().is_none_or(|r| r.rules().named_pieces() && crate::net::for_game(game).is_some())
+}
+
 /// The network of a game beyond the race, ready to judge it, and its judge's name (`net:N`, level 5's plies).
 fn game_network(game: &AnyGame) -> Result<(GameNet, u32), HintError> {
     let file = crate::net::for_game(game)
-        .filter(|_| game.as_race().is_none())
+        .filter(|_| game.as_race().is_none_or(|r| r.rules().named_pieces()))
         .ok_or_else(|| HintError::NoJudge { rules: game.rule_id().into() })?;
     let net = GameNet { observer: Observer::for_game(game), mlp: file.net.clone() };
     Ok((net, crate::levels::level5_game_net_plies(game.rule_id())))

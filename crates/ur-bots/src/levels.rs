@@ -54,7 +54,7 @@ pub const LEVEL4_NET_PLIES: u32 = 0;
 /// for `net:4` on `ludens-akalandung`, 3.1 ms for `net:2` on
 /// `vizier-4-pyramids`; one roll more costs ten times as much).
 pub const LEVEL5_GAME_NET_PLIES: &[(&str, u32)] =
-    &[("bens-ur", 2), ("ludens-akalandung", 4), ("vizier-4-pyramids", 2), ("guard-d6", 2), ("ravensburg-1977", 2)];
+    &[("bens-ur", 2), ("ludens-akalandung", 4), ("vizier-4-pyramids", 2), ("guard-d6", 2), ("ravensburg-1977", 2), ("v1-named-birds", 2)];
 /// Level 5's plies on a rule set not in [`LEVEL5_GAME_NET_PLIES`].
 pub const LEVEL5_GAME_NET_PLIES_OTHERS: u32 = 1;
 
@@ -96,6 +96,8 @@ struct ByFamily {
     other: Option<(String, Box<dyn Bot>)>,
     /// How the network search plays.
     net_plies: NetPlies,
+    /// Named-pieces rules last played, and whether a game network plays them.
+    named: Option<(Arc<Rules>, bool)>,
 }
 
 /// How deep a level's network search looks, and where it plays `mcts` despite a network.
@@ -117,7 +119,26 @@ impl ByFamily {
         seed: u64,
         net_plies: NetPlies,
     ) -> Box<dyn Bot> {
-        Box::new(ByFamily { name, race: Box::new(race), playouts, by_rules, seed, other: None, net_plies })
+        Box::new(ByFamily { name, race: Box::new(race), playouts, by_rules, seed, other: None, net_plies, named: None })
+    }
+
+    /// Whether the race bot decides in `game`: a race, unless its pieces
+    /// are named and a game network serves it (the race search does not
+    /// see which bird is next).
+    fn race_bot_plays(&mut self, game: &AnyGame) -> bool {
+        let Some(race) = game.as_race() else { return false };
+        if !race.rules().named_pieces() {
+            return true;
+        }
+        let rules = race.rules();
+        if !self.named.as_ref().is_some_and(|(r, _)| Arc::ptr_eq(r, rules)) {
+            self.named = Some((rules.clone(), self.named_by_net(game)));
+        }
+        !self.named.as_ref().expect("just set").1
+    }
+
+    fn named_by_net(&self, game: &AnyGame) -> bool {
+        game.as_race().is_some_and(|r| r.rules().named_pieces()) && crate::net::for_game(game).is_some()
     }
 
     fn other(&mut self, game: &AnyGame) -> &mut Box<dyn Bot> {
@@ -143,16 +164,17 @@ impl Bot for ByFamily {
     }
 
     fn decide(&mut self, game: &AnyGame) -> AnyAction {
-        match game.as_race() {
-            Some(_) => self.race.decide(game),
-            None => self.other(game).decide(game),
+        if self.race_bot_plays(game) {
+            self.race.decide(game)
+        } else {
+            self.other(game).decide(game)
         }
     }
 
     fn check(&self, game: &AnyGame) -> Result<(), crate::BotError> {
         match game.as_race() {
-            Some(_) => self.race.check(game),
-            None => Ok(()),
+            Some(_) if !self.named_by_net(game) => self.race.check(game),
+            _ => Ok(()),
         }
     }
 }

@@ -6,7 +6,7 @@ use rand::{Rng, SeedableRng};
 use ur_bots::expectimax::LeafValue;
 use ur_bots::net::{builtin, NetFile, RaceNet};
 use ur_bots::{make_bot, BotError, Oracle};
-use ur_rules::{AnyGame, Extra, OptionValue, Options, Rules, Side, State};
+use ur_rules::{AnyGame, Extra, OptionValue, Options, Playable, Rules, Side, State};
 
 mod common;
 use common::oracle;
@@ -88,8 +88,11 @@ fn net_bots_refuse_rules_without_a_network_and_bad_names() {
     };
     assert_eq!(bot.check(&guard(10)), Ok(()));
     assert!(matches!(bot.check(&guard(2)), Err(BotError::NoNetwork { .. })));
-    let named = AnyGame::new("v1-named-birds", &Options::new(), Side::Light).unwrap();
-    assert!(matches!(bot.check(&named), Err(BotError::NoNetwork { .. })));
+    // Named birds: the five-bird game has its network, the three-bird variant none.
+    let birds = |n: i64| AnyGame::new("v1-named-birds", &[("pieces".into(), ur_rules::OptionValue::Int(n))].into(), Side::Light).unwrap();
+    assert_eq!(bot.check(&birds(5)), Ok(()));
+    assert!(matches!(bot.check(&birds(3)), Err(BotError::NoNetwork { .. })));
+    assert!(ur_bots::hint::network_judges(&birds(5)) && !ur_bots::hint::network_judges(&birds(3)));
     let finkel = AnyGame::new("finkel", &Options::new(), Side::Light).unwrap();
     assert_eq!(bot.check(&finkel), Ok(()));
     for bad in ["net:x", "net:-1", "net:99", "net:0ms"] {
@@ -109,4 +112,30 @@ fn a_network_file_is_checked_when_read() {
     let err = NetFile::parse(&serde_json::to_string(&short).unwrap()).unwrap_err();
     assert!(err.contains("parameters"), "{err}");
     assert!(NetFile::parse("{}").unwrap_err().starts_with("not a network file"));
+}
+
+/// The named-birds network plays every kind of decision (declarations,
+/// moves) of the five-bird game for levels 4 and 5, to the end.
+#[test]
+fn the_levels_play_named_birds_through_their_network() {
+    let mut game = AnyGame::new("v1-named-birds", &Options::new(), Side::Light).unwrap();
+    let mut bots = [make_bot("level5", 1).unwrap(), make_bot("level4", 2).unwrap()];
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+    let mut declarations = 0;
+    while !matches!(game.turn(), ur_rules::Turn::Over(_)) {
+        match game.turn() {
+            ur_rules::Turn::Roll(_) => {
+                game.roll_with(&mut rng).unwrap();
+            }
+            ur_rules::Turn::Decide(side) => {
+                let race = game.as_race().unwrap();
+                declarations += usize::from(race.phase() == ur_rules::Phase::Declare);
+                let action = bots[side.index()].decide(&game);
+                assert!(game.actions().contains(&action), "{action} is open");
+                game.apply(&action).unwrap();
+            }
+            ur_rules::Turn::Over(_) => unreachable!(),
+        }
+    }
+    assert!(declarations > 20, "{declarations} declarations");
 }

@@ -110,7 +110,11 @@ impl TrainNetCmd {
         }
         let rules = Arc::new(self.rules.load()?.rules);
         if rules.named_pieces() {
-            bail!("'{}' has named pieces, which the race network does not encode yet; train a rule set without them", rules.id());
+            // Named pieces are trained on game clones, with the observation that encodes the birds.
+            if self.rules.rules_file.is_some() {
+                bail!("'{}' has named pieces, which train from a built-in rule set only; use --rules ID", rules.id());
+            }
+            return Ok(Subject::Game { options: self.rules.given_options()?, id: self.rules.rules.clone() });
         }
         Ok(Subject::Race(rules))
     }

@@ -109,8 +109,11 @@ pub enum GameError {
     BadChoice { choice: &'static str, choices: String },
 }
 
+/// The roll a game waits for: a named-pieces turn has a call roll and a
+/// placement roll besides the moving one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum RollKind {
+pub enum RollKind {
+    /// A roll to move (every rule set without named pieces).
     Normal,
     /// Named pieces: declared `move`.
     MoveOnly,
@@ -201,6 +204,10 @@ impl Game {
     /// The game's [`Situation`]: what its future depends on.
     pub fn situation(&self) -> Situation {
         Situation { state: self.state, phase: self.phase, roll_kind: self.roll_kind, throw: self.throw, winner: self.winner }
+    }
+    /// The roll awaited or last made this turn.
+    pub fn roll_kind(&self) -> RollKind {
+        self.roll_kind
     }
     /// The current throw, while a move is awaited.
     pub fn throw(&self) -> Option<Throw> {

@@ -51,7 +51,7 @@ pub use any_record::{AnyRecord, AnyRecordError, AnyRecorder, Step};
 pub use board::{Board, Cell};
 pub use catalogue::{family_of, family_rule_sets, Family, FamilyOption, FamilyRuleSet};
 pub use dice::{sample_outcome, Dice, DiceModel, Extra, SeededDice, Throw};
-pub use game::{Action, Choice, Game, GameError, Phase, RollReport, Situation};
+pub use game::{Action, Choice, Game, GameError, Phase, RollKind, RollReport, Situation};
 pub use movegen::{format_moves, Move, MoveEffect, MoveError, MoveList};
 pub use play::{PlayError, Playable, Turn};
 pub use playout::Playout;

@@ -665,7 +665,7 @@ impl LiveGame {
             Turn::Decide(s) if !self.meta.bots[s.index()] => {}
             _ => return Err(Refusal::new("no_hint", "a hint is for your decision after a throw")),
         }
-        if st.session.family() != ur_rules::Family::Race {
+        if ur_bots::hint::network_judges(st.session.game()) {
             let game = st.session.game().clone();
             let (values, judge) =
                 blocking(|| ur_bots::hint::network_action_values(&game)).map_err(|e| Refusal::new("no_hint", e.to_string()))?;

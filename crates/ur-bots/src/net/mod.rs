@@ -114,7 +114,7 @@ impl NetFile {
     /// serve them.
     pub fn serves_game(&self, game: &AnyGame) -> bool {
         match game {
-            AnyGame::Race(g) => self.serves(g.rules()),
+            AnyGame::Race(g) if !g.rules().named_pieces() => self.serves(g.rules()),
             _ => {
                 self.encoder == GAME_ENCODER
                     && self.rules == ur_rules::Playable::rule_id(game)
@@ -133,6 +133,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("vizier-4-pyramids", include_str!("../../weights/net/vizier-4-pyramids.json")),
     ("guard-d6", include_str!("../../weights/net/guard-d6.json")),
     ("ravensburg-1977", include_str!("../../weights/net/ravensburg-1977.json")),
+    ("v1-named-birds", include_str!("../../weights/net/v1-named-birds.json")),
 ];
 
 fn builtin_files() -> &'static [Arc<NetFile>] {
@@ -237,7 +238,7 @@ pub struct NetBot {
     limit: Limit,
     /// The rules and network of the last race game.
     ctx: Option<NetContext>,
-    /// The rule set and network of the last game of another family.
+    /// The rule set (`id@pieces`) and network of the last game judged by a game network.
     game_net: Option<(String, game::GameNet)>,
 }
 
@@ -272,11 +273,11 @@ impl NetBot {
     /// The decision in a game beyond the race: a fixed depth, or the
     /// deepest search a time budget finishes.
     fn decide_other(&mut self, game: &AnyGame) -> AnyAction {
-        let id = ur_rules::Playable::rule_id(game);
-        if self.game_net.as_ref().is_none_or(|(r, _)| r != id) {
+        let key = format!("{}@{}", ur_rules::Playable::rule_id(game), game.pieces_per_side());
+        if self.game_net.as_ref().is_none_or(|(k, _)| *k != key) {
             let file = for_game(game).expect("checked by Bot::check");
             let net = game::GameNet { observer: observe::Observer::for_game(game), mlp: file.net.clone() };
-            self.game_net = Some((id.to_string(), net));
+            self.game_net = Some((key, net));
         }
         let net = &self.game_net.as_ref().expect("just set").1;
         match self.limit {
@@ -299,7 +300,7 @@ impl Bot for NetBot {
     }
 
     fn decide(&mut self, game: &AnyGame) -> AnyAction {
-        match game.as_race() {
+        match game.as_race().filter(|r| !r.rules().named_pieces()) {
             Some(race) => AnyAction::Race(self.decide_race(race)),
             None => self.decide_other(game),
         }

@@ -5,7 +5,10 @@
 //! Every family's vector ends with the same turn block: 1 if a decision is
 //! open (0 at a roll), then the value of the throw being decided, one-hot
 //! over `0..THROW_SLOTS`. Before it:
-//! - race: the race network's inputs ([`RaceEncoder`]);
+//! - race: the race network's inputs ([`RaceEncoder`]); with named pieces
+//!   (`v1-named-birds`) then, per side (the mover first), the next bird to
+//!   summon one-hot over the five birds (none when no bird waits), and the
+//!   roll awaited: a declared move, a call, a placement;
 //! - `bens-ur`: per side (the mover first), for every path position 1 to 23,
 //!   the blank and the dotted markers there; markers at home and borne off,
 //!   each divided by 7; then whether the roll to come is a free turn and
@@ -24,7 +27,7 @@
 
 use ur_rules::marker::bens::Face;
 use ur_rules::tower::{TowerGame, TowerPhase, SQUARES};
-use ur_rules::{AnyGame, Game, Phase, Playable, Side, Turn};
+use ur_rules::{AnyGame, Game, Phase, Playable, RollKind, Side, State, Turn};
 
 use super::encode::RaceEncoder;
 
@@ -34,6 +37,10 @@ pub const THROW_SLOTS: usize = 9;
 pub const TURN_BLOCK: usize = 1 + THROW_SLOTS;
 const BENS_LEN: usize = 23;
 const AKA_LEN: usize = 14;
+/// Birds a named-pieces rule set has at most.
+const BIRDS: usize = 5;
+/// The named-pieces block after the race inputs: each side's next bird, then the roll awaited.
+const NAMED_BLOCK: usize = 2 * BIRDS + 3;
 
 /// An observation encoder for one game's rule set.
 #[derive(Clone, Debug)]
@@ -66,7 +73,7 @@ impl Observer {
     pub fn len(&self) -> usize {
         TURN_BLOCK
             + match self {
-                Observer::Race(e) => e.len(),
+                Observer::Race(e) => e.len() + if e.rules().named_pieces() { NAMED_BLOCK } else { 0 },
                 Observer::Bens => 2 * (2 * BENS_LEN + 2) + 2,
                 Observer::Akalandung => 2 * (3 * AKA_LEN + 2) + 2,
                 Observer::Tower { .. } => 6 * SQUARES + 6 + 3,
@@ -131,11 +138,40 @@ impl Observer {
 
 /// The race board part; the throw being decided.
 fn race(e: &RaceEncoder, g: &Game, board: &mut [f32]) -> Option<u8> {
-    e.encode(g.state(), board);
+    let (pieces, named) = board.split_at_mut(e.len());
+    e.encode(g.state(), pieces);
+    if !named.is_empty() {
+        named_block(g, named);
+    }
     match g.phase() {
         Phase::Move => g.throw().map(|t| t.value),
         _ => None,
     }
+}
+
+/// Each side's next bird to summon and the roll awaited (named pieces).
+fn named_block(g: &Game, out: &mut [f32]) {
+    let st = g.state();
+    let me = st.to_move();
+    for (k, side) in [me, me.other()].into_iter().enumerate() {
+        if let Some(b) = next_bird(st, side, g.rules().pieces()) {
+            out[k * BIRDS + usize::from(b) - 1] = 1.0;
+        }
+    }
+    let kind = match g.roll_kind() {
+        RollKind::Normal => None,
+        RollKind::MoveOnly => Some(0),
+        RollKind::Call => Some(1),
+        RollKind::Placement(_) => Some(2),
+    };
+    if let Some(k) = kind.filter(|_| g.phase() == Phase::Roll) {
+        out[2 * BIRDS + k] = 1.0;
+    }
+}
+
+/// The lowest-numbered bird of `side` waiting in reserve.
+fn next_bird(st: &State, side: Side, birds: u8) -> Option<u8> {
+    (1..=birds.min(BIRDS as u8)).find(|&b| st.bird(side, b) == 0)
 }
 
 /// The tower squares in the mover's order: its private squares, the
@@ -247,7 +283,21 @@ mod tests {
                 assert_eq!((rest[0] * tokens).round() as u8, g.reserve(me));
                 assert_eq!((rest[3] * tokens).round() as u8, g.reserve(me.other()));
             }
-            AnyGame::Race(_) => {}
+            AnyGame::Race(g) => {
+                let Observer::Race(e) = obs else { unreachable!() };
+                let named = &x[e.len()..x.len() - TURN_BLOCK];
+                assert_eq!(named.len(), if g.rules().named_pieces() { NAMED_BLOCK } else { 0 });
+                if !named.is_empty() {
+                    let me = g.state().to_move();
+                    for (k, side) in [me, me.other()].into_iter().enumerate() {
+                        let hot = (0..BIRDS).find(|&b| named[k * BIRDS + b] == 1.0).map(|b| b as u8 + 1);
+                        let waiting = (1..=g.rules().pieces()).find(|&b| g.state().bird(side, b) == 0);
+                        assert_eq!(hot, waiting, "the next bird of {side:?}");
+                    }
+                    let awaited = named[2 * BIRDS..].iter().filter(|&&v| v == 1.0).count();
+                    assert_eq!(awaited, usize::from(g.phase() == Phase::Roll), "one kind of roll is awaited at a roll");
+                }
+            }
         }
         let deciding = matches!(game.turn(), Turn::Decide(_));
         let turn = &x[x.len() - TURN_BLOCK..];
@@ -261,7 +311,7 @@ mod tests {
     #[test]
     fn every_family_round_trips_its_observation() {
         let mut families = 0;
-        for id in ["bens-ur", "ludens-akalandung", "ravensburg-1977", "vizier-4-pyramids", "guard-d6", "finkel"] {
+        for id in ["bens-ur", "ludens-akalandung", "ravensburg-1977", "vizier-4-pyramids", "guard-d6", "finkel", "v1-named-birds"] {
             let mut game = AnyGame::new(id, &Options::new(), Side::Light).unwrap();
             let obs = Observer::for_game(&game);
             let mut x = vec![0.0; obs.len()];
@@ -283,6 +333,6 @@ mod tests {
             }
             families += 1;
         }
-        assert_eq!(families, 6);
+        assert_eq!(families, 7);
     }
 }

@@ -99,7 +99,7 @@ impl Subject {
     /// An unknown rule set or a bad option.
     pub fn new(id: &str, options: &Options) -> Result<Subject, ur_rules::SpecError> {
         Ok(match AnyGame::new(id, options, ur_rules::Side::Light)? {
-            AnyGame::Race(g) => Subject::Race(g.rules().clone()),
+            AnyGame::Race(g) if !g.rules().named_pieces() => Subject::Race(g.rules().clone()),
             _ => Subject::Game { id: id.to_string(), options: options.clone() },
         })
     }

@@ -138,7 +138,7 @@ impl Engine {
             "show" => Ok(reply::show(s)),
             "record" => Ok(reply::one("record", json!(s.record()))),
             "bestmove" => bestmove(s, req),
-            "eval" if s.family() != ur_rules::Family::Race => {
+            "eval" if ur_bots::hint::network_judges(s.game()) => {
                 let (e, judge) = ur_bots::hint::network_evaluation(s.game()).map_err(|e| e.to_string())?;
                 let mut m = json!(e).as_object().cloned().unwrap_or_default();
                 m.insert("phase".into(), reply::status(s.game())["phase"].clone());
@@ -239,7 +239,7 @@ fn bestmove(s: &Session, req: &Req) -> Reply {
 }
 
 fn hint(s: &Session, req: &Req) -> Reply {
-    if s.family() != ur_rules::Family::Race {
+    if ur_bots::hint::network_judges(s.game()) {
         return network_hint(s, req);
     }
     let depth = req.depth()?;

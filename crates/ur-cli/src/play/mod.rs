@@ -554,7 +554,7 @@ impl<R: BufRead> Table<R> {
 /// Each numbered choice with the mover's win probability after it, best
 /// first, from the judge (the table, or a search); why not, without one.
 fn hint_text(judge: Option<&Judge>, game: &AnyGame, actions: &[AnyAction]) -> String {
-    let Some(judge) = judge else {
+    let Some(judge) = judge.filter(|_| !ur_bots::hint::network_judges(game)) else {
         return match ur_bots::hint::network_action_values(game) {
             Ok((values, name)) => {
                 let heading = format!("Your win chance after each choice (the neural network's estimates, {name} deep):\n");
