@@ -93,6 +93,10 @@ fn net_bots_refuse_rules_without_a_network_and_bad_names() {
     assert_eq!(bot.check(&birds(5)), Ok(()));
     assert!(matches!(bot.check(&birds(3)), Err(BotError::NoNetwork { .. })));
     assert!(ur_bots::hint::network_judges(&birds(5)) && !ur_bots::hint::network_judges(&birds(3)));
+    // Nor other dice: it learned the booklet's four binary lots.
+    let d4 = AnyGame::new("v1-named-birds", &[("dice".into(), ur_rules::OptionValue::Text("D4".into()))].into(), Side::Light).unwrap();
+    assert!(matches!(bot.check(&d4), Err(BotError::NoNetwork { .. })));
+    assert_eq!(ur_bots::net::for_game(&birds(5)).unwrap().geometry, ur_bots::eval::geometry_key(birds(5).as_race().unwrap().rules()));
     let finkel = AnyGame::new("finkel", &Options::new(), Side::Light).unwrap();
     assert_eq!(bot.check(&finkel), Ok(()));
     for bad in ["net:x", "net:-1", "net:99", "net:0ms"] {

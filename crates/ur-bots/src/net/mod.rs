@@ -95,12 +95,14 @@ impl NetFile {
         self.encoder == RACE_ENCODER && self.geometry == geometry_key(rules) && !rules.named_pieces() && rules.pieces() <= self.pieces
     }
 
-    /// A network file for a rule set beyond the race, trained on `game`'s options.
+    /// A network file for a rule set beyond the race, trained on `game`'s
+    /// options (with named pieces, it keeps the race rules' key: the dice
+    /// and squares it learned).
     pub fn for_game(game: &AnyGame, net: Mlp, training: serde_json::Value) -> NetFile {
         NetFile {
             format: FORMAT.into(),
             rules: ur_rules::Playable::rule_id(game).into(),
-            geometry: String::new(),
+            geometry: game.as_race().map_or_else(String::new, |g| geometry_key(g.rules())),
             pieces: game.pieces_per_side(),
             encoder: GAME_ENCODER.into(),
             net,
@@ -109,12 +111,13 @@ impl NetFile {
     }
 
     /// Whether the network can judge `game`'s positions: the rule set and
-    /// the piece count it was trained on. A network trained on the full
-    /// game misjudges small variants badly (BENCHMARKS.md), so it does not
-    /// serve them.
+    /// the piece count it was trained on (with named pieces, the dice and
+    /// squares too). A network trained on the full game misjudges small
+    /// variants badly (BENCHMARKS.md), so it does not serve them.
     pub fn serves_game(&self, game: &AnyGame) -> bool {
         match game {
             AnyGame::Race(g) if !g.rules().named_pieces() => self.serves(g.rules()),
+            AnyGame::Race(g) if self.geometry != geometry_key(g.rules()) => false,
             _ => {
                 self.encoder == GAME_ENCODER
                     && self.rules == ur_rules::Playable::rule_id(game)
