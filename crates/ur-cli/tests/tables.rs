@@ -478,3 +478,30 @@ fn rules_show_takes_a_rules_file() {
         assert!(run_ok(&["rules", "show", flag, file]).contains("(finkel)"), "{flag}");
     }
 }
+
+/// The five-bird game has a network: its declarations and moves get hints
+/// and an evaluation from it, which say so; the three-bird game has none.
+#[test]
+fn named_birds_are_judged_by_their_network() {
+    let (r, out) = engine(
+        &[],
+        &[
+            r#"{"cmd":"new","rules":"v1-named-birds"}"#,
+            r#"{"cmd":"hint"}"#,
+            r#"{"cmd":"eval"}"#,
+            r#"{"cmd":"hint","roll":2}"#,
+            r#"{"cmd":"new","rules":"v1-named-birds","pieces":3}"#,
+            r#"{"cmd":"hint","roll":2,"depth":2}"#,
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let h = ok(&r[1]);
+    assert_eq!(h["judge"], "net:2", "{h}");
+    assert_eq!(h["actions"], serde_json::json!([{"action": {"choose": "summon"}, "best": true, "text": "summon", "win": h["win"]}]), "only summon is open at the start");
+    assert_eq!(h["exact"], false);
+    let e = ok(&r[2]);
+    assert_eq!(e["judge"], "net:2", "{e}");
+    assert!((num(&e["light_win"]) + num(&e["dark_win"]) - 1.0).abs() < 1e-12, "{e}");
+    assert!(error(&r[3]).contains("leave out"), "{}", r[3]);
+    assert!(error(&r[5]).contains("named pieces"), "{}", r[5]);
+}
