@@ -46,10 +46,6 @@ pub const LEVEL5_DEPTH: u32 = 3;
 /// Rolls searched beyond the move by level 5 where a network judges the
 /// positions (`net:3`, 4.3 ms a decision on Finkel) and no table serves the rules.
 pub const LEVEL5_NET_PLIES: u32 = 3;
-/// Race rule sets where level 5's network search looks fewer rolls ahead
-/// than [`LEVEL5_NET_PLIES`]: on `regency-murray` (games of 1,500 turns)
-/// `net:3` costs too much for the gain (BENCHMARKS.md).
-pub const LEVEL5_NET_PLIES_BY_RULES: &[(&str, u32)] = &[("regency-murray", 2)];
 /// The same for level 4 (`net:0`, with its blunders).
 pub const LEVEL4_NET_PLIES: u32 = 0;
 /// The same on the families beyond the race, where the search on game
@@ -324,8 +320,6 @@ pub struct TopBot {
     search: ExpectimaxBot,
     /// The search with a network at the leaves, where one serves the rules.
     net: NetBot,
-    /// Its plies: by rule set, else the default.
-    net_plies: (&'static [(&'static str, u32)], u32),
     /// The search for the families beyond the race.
     generic_search: ExpectimaxBot,
     /// The rules last checked, and what serves them.
@@ -346,7 +340,6 @@ impl TopBot {
         TopBot {
             search: ExpectimaxBot::named(name.clone(), Limit::Depth(depth)),
             net: NetBot::with_plies(name.clone(), net_plies),
-            net_plies: (&[], net_plies),
             generic_search: ExpectimaxBot::named(name.clone(), Limit::Depth(depth.min(LEVEL5_GENERIC_DEPTH))),
             name,
             perfect,
@@ -357,12 +350,6 @@ impl TopBot {
     /// Plays race sets through the generic search too (tests, comparisons).
     pub fn generic(mut self, on: bool) -> Self {
         self.search = self.search.generic(on);
-        self
-    }
-
-    /// Network plies by rule set where they differ from the default.
-    pub fn net_plies_by_rules(mut self, by_rules: &'static [(&'static str, u32)]) -> Self {
-        self.net_plies.0 = by_rules;
         self
     }
 }
@@ -401,8 +388,6 @@ impl TopBot {
             let judge = if self.perfect.as_ref().is_some_and(|(_, fp)| *fp == ur_solve::table::fingerprint(rules)) {
                 Judge::Table
             } else if !self.search.generic && crate::net::builtin(rules).is_some() {
-                let (by_rules, others) = self.net_plies;
-                self.net = NetBot::with_plies(self.name.clone(), plies_for(by_rules, others, rules.id()));
                 Judge::Network
             } else {
                 Judge::Evaluation
@@ -499,9 +484,7 @@ pub fn level_bot_with(level: u8, seed: u64, oracle: Option<&Oracle>, generic: bo
         5 => {
             return Some(ByFamily::boxed(
                 name,
-                TopBot::new("level5".into(), oracle, LEVEL5_DEPTH, LEVEL5_NET_PLIES)
-                    .net_plies_by_rules(LEVEL5_NET_PLIES_BY_RULES)
-                    .generic(generic),
+                TopBot::new("level5".into(), oracle, LEVEL5_DEPTH, LEVEL5_NET_PLIES).generic(generic),
                 (LEVEL5_PLAYOUTS, LEVEL5_PLAYOUTS_BY_RULES),
                 seed,
                 NetPlies { by_rules: LEVEL5_GAME_NET_PLIES, others: LEVEL5_GAME_NET_PLIES_OTHERS, without: &[] },
