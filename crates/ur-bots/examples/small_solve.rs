@@ -47,7 +47,9 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         match arg.split_once('=') {
             Some(("fit", out)) => fit = Some((out, false)),
             Some(("fit-squares", out)) => fit = Some((out, true)),
-            Some(("regret", n)) => regret_decisions = Some(n.parse::<u64>().map_err(|_| format!("regret=N takes a whole number, not '{n}'"))?),
+            Some(("regret", n)) => {
+                regret_decisions = Some(n.parse::<u64>().map_err(|_| format!("regret=N takes a whole number, not '{n}'"))?)
+            }
             Some(("net", file)) => {
                 let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
                 ur_bots::net::install(ur_bots::net::NetFile::parse(&text).map_err(|e| format!("{file}: {e}"))?);
@@ -70,7 +72,12 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     for name in bots.split(',').filter(|n| !n.is_empty() && *n != "-") {
         if let Some(n) = regret_decisions {
             let (mean, half_width, best) = regret(&solved, &rules, name, n)?;
-            println!("{name}: mean regret {:.4} pp ± {:.4} per decision, best choice {:.2} % ({n} decisions)", 100.0 * mean, 100.0 * half_width, 100.0 * best);
+            println!(
+                "{name}: mean regret {:.4} pp ± {:.4} per decision, best choice {:.2} % ({n} decisions)",
+                100.0 * mean,
+                100.0 * half_width,
+                100.0 * best
+            );
             continue;
         }
         let (score, half_width) = duel(&solved, &rules, name, games)?;
@@ -246,7 +253,13 @@ impl Perfect<'_> {
     fn values(&self, g: &AnyGame) -> Vec<(AnyAction, f64)> {
         let Turn::Decide(side) = g.turn() else { panic!("no decision") };
         let light = |a: &AnyAction| self.0.value(&after(g, a));
-        g.actions().into_iter().map(|a| { let v = light(&a); (a, if side == Side::Light { v } else { 1.0 - v }) }).collect()
+        g.actions()
+            .into_iter()
+            .map(|a| {
+                let v = light(&a);
+                (a, if side == Side::Light { v } else { 1.0 - v })
+            })
+            .collect()
     }
 
     /// The mover's win probability lost by `chosen` against the best action.
@@ -334,7 +347,8 @@ fn regret(solved: &Solved, rules: &Arc<Rules>, name: &str, n: u64) -> Result<(f6
     let mean = clusters.iter().map(|c| c.0).sum::<f64>() / decisions as f64;
     // The cluster-robust variance of a ratio estimator (games as clusters).
     let m = clusters.len() as f64;
-    let var = clusters.iter().map(|&(s, c)| (s - mean * c as f64).powi(2)).sum::<f64>() * m / (m - 1.0).max(1.0) / (decisions as f64).powi(2);
+    let var =
+        clusters.iter().map(|&(s, c)| (s - mean * c as f64).powi(2)).sum::<f64>() * m / (m - 1.0).max(1.0) / (decisions as f64).powi(2);
     Ok((mean, 1.96 * var.sqrt(), best as f64 / decisions as f64))
 }
 

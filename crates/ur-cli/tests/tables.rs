@@ -497,7 +497,11 @@ fn named_birds_are_judged_by_their_network() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let h = ok(&r[1]);
     assert_eq!(h["judge"], "net:2", "{h}");
-    assert_eq!(h["actions"], serde_json::json!([{"action": {"choose": "summon"}, "best": true, "text": "summon", "win": h["win"]}]), "only summon is open at the start");
+    assert_eq!(
+        h["actions"],
+        serde_json::json!([{"action": {"choose": "summon"}, "best": true, "text": "summon", "win": h["win"]}]),
+        "only summon is open at the start"
+    );
     assert_eq!(h["exact"], false);
     let e = ok(&r[2]);
     assert_eq!(e["judge"], "net:2", "{e}");
