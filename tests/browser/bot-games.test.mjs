@@ -177,6 +177,18 @@ test('beyond the race the hint comes from the rule set\'s network, and says so; 
   await other.context.close();
 });
 
+test('named birds take their hint from the network: declarations and moves alike', { timeout: 120000 }, async () => {
+  const me = await person(browser, server);
+  const { page } = me;
+  await startInLobby(page, server, { rules: 'v1-named-birds', mode: 'bot', bot: '2' });
+  await hintAtAChoice(page, 30, 120);
+  assert.equal(await page.getAttribute('#hints .judge', 'data-judge'), 'net:2');
+  assert.match(await page.textContent('#hints .judge'), /neural network/);
+  await page.screenshot({ path: path.join(artefacts, 'hint-named-birds.png'), scale: 'css' });
+  assertNoErrors(me);
+  await me.context.close();
+});
+
 test('a closed tab comes back through its link and finishes the game', { timeout: 180000 }, async () => {
   const me = await person(browser, server);
   let page = me.page;
