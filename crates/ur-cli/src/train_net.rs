@@ -56,6 +56,9 @@ pub struct TrainNetCmd {
     /// Positions per gradient step.
     #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..))]
     batch: u32,
+    /// Turn starts after which a self-play game is cut off (its last target is then the network's own backup).
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..))]
+    max_turns: u32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Where to write the network (JSON).
@@ -90,8 +93,8 @@ impl TrainNetCmd {
             final_rate: self.final_rate,
             epochs: self.epochs,
             batch: self.batch as usize,
+            max_turns: self.max_turns,
             seed: self.seed,
-            ..NetTrainConfig::default()
         })
     }
 
@@ -202,9 +205,9 @@ impl TrainNetCmd {
     fn command_line(&self) -> String {
         let rules = self.rules.command_args();
         format!(
-            "ur train-net {rules} --games {} --games-per-iteration {} --hidden {} --lambda {} --explore {} --keep {} --learning-rate {} --final-rate {} --epochs {} --batch {} --seed {}",
+            "ur train-net {rules} --games {} --games-per-iteration {} --hidden {} --lambda {} --explore {} --keep {} --learning-rate {} --final-rate {} --epochs {} --batch {} --max-turns {} --seed {}",
             self.games, self.games_per_iteration, self.hidden, self.lambda, self.explore, self.keep,
-            self.learning_rate, self.final_rate, self.epochs, self.batch, self.seed
+            self.learning_rate, self.final_rate, self.epochs, self.batch, self.max_turns, self.seed
         )
     }
 }

@@ -59,4 +59,21 @@ fn train_net_writes_the_same_network_twice_and_it_plays() {
     run_fails(&all, &["is not a training checkpoint; remove it"]);
     assert_eq!(fs::read_to_string(&bad).unwrap(), "not json");
     run_fails(&["train-net", "--lambda", "2", "--out", path_str(&dir.path().join("d.json"))], &["--lambda is 2"]);
+    run_fails(&["train-net", "--max-turns", "0", "--out", path_str(&dir.path().join("e.json"))], &["--max-turns"]);
+}
+
+/// Named birds train on game clones, and a short cap on a game's turns is kept in the network's record.
+#[test]
+fn train_net_trains_named_birds_with_a_turn_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("birds.json");
+    let args = ["train-net", "--rules", "v1-named-birds", "--pieces", "2", "--games", "20", "--games-per-iteration", "10"];
+    let text = run_ok(&[&args[..], &["--hidden", "8", "--max-turns", "30", "--quiet", "--out", path_str(&out)]].concat());
+    assert!(text.contains("network written to"), "{text}");
+    let file: serde_json::Value = serde_json::from_str(&fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(
+        (file["rules"].as_str(), file["pieces"].as_u64(), file["encoder"].as_str()),
+        (Some("v1-named-birds"), Some(2), Some("observe-v1"))
+    );
+    assert!(file["training"].to_string().contains("--max-turns 30"), "{}", file["training"]);
 }
