@@ -132,13 +132,9 @@ impl ByFamily {
         }
         let rules = race.rules();
         if !self.named.as_ref().is_some_and(|(r, _)| Arc::ptr_eq(r, rules)) {
-            self.named = Some((rules.clone(), self.named_by_net(game)));
+            self.named = Some((rules.clone(), crate::hint::network_judges(game)));
         }
         !self.named.as_ref().expect("just set").1
-    }
-
-    fn named_by_net(&self, game: &AnyGame) -> bool {
-        game.as_race().is_some_and(|r| r.rules().named_pieces()) && crate::net::for_game(game).is_some()
     }
 
     fn other(&mut self, game: &AnyGame) -> &mut Box<dyn Bot> {
@@ -173,7 +169,7 @@ impl Bot for ByFamily {
 
     fn check(&self, game: &AnyGame) -> Result<(), crate::BotError> {
         match game.as_race() {
-            Some(_) if !self.named_by_net(game) => self.race.check(game),
+            Some(_) if !crate::hint::network_judges(game) => self.race.check(game),
             _ => Ok(()),
         }
     }

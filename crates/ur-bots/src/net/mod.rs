@@ -117,11 +117,11 @@ impl NetFile {
     pub fn serves_game(&self, game: &AnyGame) -> bool {
         match game {
             AnyGame::Race(g) if !g.rules().named_pieces() => self.serves(g.rules()),
-            AnyGame::Race(g) if self.geometry != geometry_key(g.rules()) => false,
             _ => {
                 self.encoder == GAME_ENCODER
                     && self.rules == ur_rules::Playable::rule_id(game)
                     && self.pieces == game.pieces_per_side()
+                    && game.as_race().is_none_or(|g| self.geometry == geometry_key(g.rules()))
                     && observe::Observer::for_game(game).len() == self.net.inputs
             }
         }
@@ -241,8 +241,8 @@ pub struct NetBot {
     limit: Limit,
     /// The rules and network of the last race game.
     ctx: Option<NetContext>,
-    /// The rule set (`id@pieces`) and network of the last game judged by a game network.
-    game_net: Option<(String, game::GameNet)>,
+    /// The rule set, pieces and network of the last game judged by a game network.
+    game_net: Option<(String, u8, game::GameNet)>,
 }
 
 /// The rules a [`NetBot`] last played, their network and merged throws.
@@ -276,13 +276,13 @@ impl NetBot {
     /// The decision in a game beyond the race: a fixed depth, or the
     /// deepest search a time budget finishes.
     fn decide_other(&mut self, game: &AnyGame) -> AnyAction {
-        let key = format!("{}@{}", ur_rules::Playable::rule_id(game), game.pieces_per_side());
-        if self.game_net.as_ref().is_none_or(|(k, _)| *k != key) {
+        let (id, pieces) = (ur_rules::Playable::rule_id(game), game.pieces_per_side());
+        if self.game_net.as_ref().is_none_or(|(r, n, _)| r != id || *n != pieces) {
             let file = for_game(game).expect("checked by Bot::check");
             let net = game::GameNet { observer: observe::Observer::for_game(game), mlp: file.net.clone() };
-            self.game_net = Some((key, net));
+            self.game_net = Some((id.to_string(), pieces, net));
         }
-        let net = &self.game_net.as_ref().expect("just set").1;
+        let net = &self.game_net.as_ref().expect("just set").2;
         match self.limit {
             Limit::Depth(d) => game::decide(net, game, d),
             Limit::Time(t) => game::decide_within(net, game, t),
