@@ -130,7 +130,7 @@ fn decode_key_rejects_non_positions_without_panicking() {
     assert!(bad(885 << 6));
     // Three light pieces on its own squares with 2 pieces.
     assert!(bad(0b111 << 16));
-    // A rule set the encoding cannot describe.
-    let masters = Rules::builtin("masters").unwrap();
-    assert!(matches!(decode_key(0, &masters), Err(RguError::Rules { .. })));
+    // A rule set the encoding cannot describe: a square holds several pieces.
+    let v1_simple = Rules::builtin("v1-simple").unwrap();
+    assert!(matches!(decode_key(0, &v1_simple), Err(RguError::Rules { .. })));
 }
