@@ -61,7 +61,7 @@ pub struct SelfPlayConfig {
 
 impl SelfPlayConfig {
     pub(crate) fn play_settings(&self) -> PlaySettings {
-        PlaySettings { max_turns: self.max_turns, keep: self.keep, backup_depth: self.backup_depth }
+        PlaySettings { max_turns: self.max_turns, keep: self.keep, backup_depth: self.backup_depth, start_off: 0 }
     }
 }
 
@@ -70,6 +70,10 @@ pub(crate) struct PlaySettings {
     pub max_turns: u32,
     pub keep: f64,
     pub backup_depth: u32,
+    /// Each side starts with 0 to this many pieces already borne off (drawn
+    /// uniformly, each side apart), so the games also cover the endings of
+    /// the full game that play seldom reaches with every piece in reserve.
+    pub start_off: u8,
 }
 
 /// What one iteration did.
@@ -270,7 +274,7 @@ pub(crate) fn play<E: LeafValue>(
 ) -> (Vec<Step>, bool) {
     let mut search = Search::new(rules, ev, throws);
     let first = if rng.gen_bool(0.5) { Side::Light } else { Side::Dark };
-    let mut st = State::start(rules, first);
+    let mut st = start(rules, first, cfg.start_off, rng);
     let mut steps: Vec<Step> = Vec::new();
     loop {
         if steps.len() as u32 >= cfg.max_turns {
@@ -320,6 +324,22 @@ pub(crate) fn play<E: LeafValue>(
         let link = if st.to_move() == mover { Link::Same } else { Link::Other };
         steps.push(Step { st: turn_start, backup, deep, greedy, link, keep });
     }
+}
+
+/// The start position, or with up to `start_off` pieces of each side borne
+/// off (never all of a side's) and the rest in reserve.
+fn start(rules: &Rules, first: Side, start_off: u8, rng: &mut impl RngCore) -> State {
+    let n = rules.pieces();
+    if start_off == 0 {
+        return State::start(rules, first);
+    }
+    let most = start_off.min(n - 1);
+    let mut side = || {
+        let off = rng.gen_range(0..=most);
+        ur_rules::SideSetup { reserve: n - off, off, path: Vec::new(), birds: None }
+    };
+    let setup = ur_rules::Setup { to_move: first, light: side(), dark: side() };
+    rules.validate(&setup).expect("pieces in reserve and borne off make a position")
 }
 
 /// The TD(λ) targets of a game's turn starts, from each mover's side.
@@ -381,6 +401,24 @@ mod tests {
         let finkel = |n: i64| Rules::builtin_with("finkel", &[("pieces".to_string(), OptionValue::Int(n))].into()).unwrap();
         assert_eq!(w.model_for(&finkel(5)).2, Some("finkel+regency-british-museum"));
         assert_eq!(w.model_for(&finkel(8)).2, Some("finkel@7"));
+    }
+
+    #[test]
+    fn games_may_start_with_pieces_borne_off_but_never_won() {
+        let rules = murray(7);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..400 {
+            let st = start(&rules, Side::Dark, 9, &mut rng);
+            for side in Side::BOTH {
+                assert!(st.off(side) <= 6, "a side starts with every piece off");
+                assert_eq!(st.reserve(side) + st.off(side), 7);
+                seen.insert(st.off(side));
+            }
+            assert_eq!(st.to_move(), Side::Dark);
+        }
+        assert_eq!(seen.len(), 7, "0 to 6 pieces off all occur: {seen:?}");
+        assert_eq!(start(&rules, Side::Light, 0, &mut rng), State::start(&rules, Side::Light));
     }
 
     #[test]

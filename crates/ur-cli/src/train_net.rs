@@ -59,6 +59,10 @@ pub struct TrainNetCmd {
     /// Turn starts after which a self-play game is cut off (its last target is then the network's own backup).
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..))]
     max_turns: u32,
+    /// Race rule sets: each side starts a self-play game with 0 to N pieces
+    /// already borne off (drawn apart), so the endings are trained on too.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    start_off: u8,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Where to write the network (JSON).
@@ -94,6 +98,7 @@ impl TrainNetCmd {
             epochs: self.epochs,
             batch: self.batch as usize,
             max_turns: self.max_turns,
+            start_off: self.start_off,
             seed: self.seed,
         })
     }
@@ -125,6 +130,12 @@ impl TrainNetCmd {
     pub fn run(self) -> Result<()> {
         let rules = self.subject()?;
         self.rules.new_game(ur_rules::Side::Light)?;
+        if self.start_off > 0 && matches!(rules, Subject::Game { .. }) {
+            bail!(
+                "--start-off is for race rule sets without named pieces; '{}' trains from its start only, so leave it out",
+                self.rules.rules
+            );
+        }
         let cfg = self.config()?;
         crate::files::check_output(&self.out, "--out")?;
         let ckpt = self.checkpoint_path();
@@ -142,7 +153,7 @@ impl TrainNetCmd {
         while !trainer.done() {
             let r = trainer.step(&rules);
             bar.set_position(r.games_done);
-            bar.set_message(format!("rmse {:.2} → {:.2} pp", r.before_rmse_pp, r.after_rmse_pp));
+            bar.set_message(format!("rmse {:.2} → {:.2} pp, {} units active", r.before_rmse_pp, r.after_rmse_pp, r.active_units));
             save_checkpoint(&ckpt, &trainer)?;
             let sig = stop.load(Ordering::SeqCst);
             if sig != 0 && !trainer.done() {
@@ -159,15 +170,23 @@ impl TrainNetCmd {
         bar.finish_and_clear();
         self.write(&rules, &trainer)?;
         let _ = std::fs::remove_file(&ckpt);
-        let last = trainer.reports.last().map_or(0.0, |r| r.after_rmse_pp);
+        let (last, active) = trainer.reports.last().map_or((0.0, 0), |r| (r.after_rmse_pp, r.active_units));
         outln!(
-            "network written to {} ({} games, {} inputs, {} hidden units, last rmse {last:.3} pp, {:.0} s)",
+            "network written to {} ({} games, {} inputs, {} hidden units of which {active} active, last rmse {last:.3} pp, {:.0} s)",
             self.out.display(),
             trainer.games_done,
             trainer.net.inputs,
             trainer.net.hidden,
             started.elapsed().as_secs_f64()
         )?;
+        if active * 2 < trainer.net.hidden {
+            signals::say(&format!(
+                "warning: only {active} of {} hidden units fire on any position of the last iteration, so the network values \
+                 most positions alike (a small rmse then only says the targets sit near its one value); \
+                 try a lower --learning-rate or another --seed",
+                trainer.net.hidden
+            ));
+        }
         Ok(())
     }
 
@@ -205,9 +224,11 @@ impl TrainNetCmd {
     fn command_line(&self) -> String {
         let rules = self.rules.command_args();
         format!(
-            "ur train-net {rules} --games {} --games-per-iteration {} --hidden {} --lambda {} --explore {} --keep {} --learning-rate {} --final-rate {} --epochs {} --batch {} --max-turns {} --seed {}",
+            "ur train-net {rules} --games {} --games-per-iteration {} --hidden {} --lambda {} --explore {} --keep {} --learning-rate {} --final-rate {} --epochs {} --batch {} --max-turns {}{} --seed {}",
             self.games, self.games_per_iteration, self.hidden, self.lambda, self.explore, self.keep,
-            self.learning_rate, self.final_rate, self.epochs, self.batch, self.max_turns, self.seed
+            self.learning_rate, self.final_rate, self.epochs, self.batch, self.max_turns,
+            if self.start_off > 0 { format!(" --start-off {}", self.start_off) } else { String::new() },
+            self.seed
         )
     }
 }

@@ -47,7 +47,8 @@ fn main() {
     let settings = game_settings(id, rules.pieces());
     let started = Instant::now();
     let keys = rgu::table_keys(&rules, &Indexer::new(&rules).expect("indexable")).expect("encodable");
-    let metadata = json!({"value_type": "percent16", "author": "ur-solve write_rgu: keys only, every value 50 %", "game_settings": settings});
+    let metadata =
+        json!({"value_type": "percent16", "author": "ur-solve write_rgu: keys only, every value 50 %", "game_settings": settings});
     let maps = KeyLayout::new(&rules).expect("encodable").map_count();
     let values = vec![HALF; keys.len()];
     write_atomic_with(Path::new(out), |w| rgu::write(w, &metadata, maps, &keys, &values)).expect("table written");

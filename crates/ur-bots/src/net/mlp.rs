@@ -92,6 +92,21 @@ impl Mlp {
         }
     }
 
+    /// How many hidden units fire (a positive sum) for at least one of
+    /// `xs`. A unit that fires for none gets no gradient and stays dead; a
+    /// network with none left values every position alike.
+    pub fn active_units<'a>(&self, xs: impl IntoIterator<Item = &'a [f32]>) -> usize {
+        let mut fired = vec![false; self.hidden];
+        let mut h = vec![0.0f32; self.hidden];
+        for x in xs {
+            self.hidden_sums(x, &mut h);
+            for (f, &s) in fired.iter_mut().zip(&h) {
+                *f |= s > 0.0;
+            }
+        }
+        fired.iter().filter(|&&f| f).count()
+    }
+
     /// The output's logit for input `x` (`x.len() == inputs`).
     #[inline]
     pub fn logit(&self, x: &[f32]) -> f32 {
@@ -210,6 +225,21 @@ mod tests {
 
     fn random_input(rng: &mut impl Rng, n: usize) -> Vec<f32> {
         (0..n).map(|_| if rng.gen_bool(0.4) { rng.gen::<f32>() * 2.0 - 0.5 } else { 0.0 }).collect()
+    }
+
+    #[test]
+    fn active_units_counts_the_units_that_fire_on_some_input() {
+        let mut net = Mlp::new(2, 3, 1);
+        let l = net.layout();
+        net.params[..l.b1].fill(0.0);
+        net.params[l.b1..l.w2].copy_from_slice(&[-1.0, -1.0, 0.5]);
+        let xs = [[0.0f32, 0.0], [1.0, 0.0]];
+        assert_eq!(net.active_units(xs.iter().map(|x| x.as_slice())), 1);
+        // Unit 0 fires on the second input once its weight lifts it over its bias.
+        net.params[0] = 2.0;
+        assert_eq!(net.active_units(xs.iter().map(|x| x.as_slice())), 2);
+        net.params[l.b1..l.w2].fill(-5.0);
+        assert_eq!(net.active_units(xs.iter().map(|x| x.as_slice())), 0, "a dead network: every position alike");
     }
 
     #[test]

@@ -49,6 +49,10 @@ pub struct NetTrainConfig {
     pub epochs: u32,
     pub batch: usize,
     pub max_turns: u32,
+    /// Race rule sets: each side starts a game with 0 to this many pieces
+    /// already borne off (0: every game from the start position).
+    #[serde(default)]
+    pub start_off: u8,
     pub seed: u64,
 }
 
@@ -66,6 +70,7 @@ impl Default for NetTrainConfig {
             epochs: 1,
             batch: 128,
             max_turns: 2000,
+            start_off: 0,
             seed: 1,
         }
     }
@@ -83,6 +88,11 @@ pub struct NetReport {
     pub after_rmse_pp: f64,
     /// Mean turn starts per game.
     pub mean_turns: f64,
+    /// Hidden units that fire on at least one of the iteration's positions
+    /// after its steps: few means the network has collapsed towards one
+    /// value for every position, whatever its error says.
+    #[serde(default)]
+    pub active_units: usize,
 }
 
 /// What a run trains for: a race rule set's positions, or the games of a
@@ -214,7 +224,7 @@ impl Trainer {
         let encoder = RaceEncoder::new(rules.clone());
         let player = RaceNet::from_parts(encoder.clone(), self.net.clone());
         let throws = merged_throws(rules);
-        let settings = PlaySettings { max_turns: cfg.max_turns, keep: cfg.keep, backup_depth: 1 };
+        let settings = PlaySettings { max_turns: cfg.max_turns, keep: cfg.keep, backup_depth: 1, start_off: cfg.start_off };
         (0..n_games)
             .into_par_iter()
             .map(|g| {
@@ -262,6 +272,7 @@ impl Trainer {
             before_rmse_pp: before,
             after_rmse_pp: rmse(&self.net, &samples),
             mean_turns: turns as f64 / n_games.max(1) as f64,
+            active_units: self.net.active_units(samples.iter().map(|s| s.0.as_slice())),
         };
         self.reports.push(report.clone());
         report

@@ -47,6 +47,10 @@ fn train_net_writes_the_same_network_twice_and_it_plays() {
     let args =
         ["train-net", "--rules", "finkel", "--pieces", "2", "--games", "40", "--games-per-iteration", "20", "--hidden", "8", "--quiet"];
     let a = written_twice(dir.path(), &args, "network written to");
+    let off = dir.path().join("off.json");
+    run_ok(&[&args[..], &["--start-off", "1", "--out", path_str(&off)]].concat());
+    let file: serde_json::Value = serde_json::from_str(&fs::read_to_string(&off).unwrap()).unwrap();
+    assert!(file["training"].to_string().contains("--start-off 1"), "{}", file["training"]);
     let report = run_ok(&["arena", "--pieces", "2", "--bots", "net:1,greedy", "--games", "4", "--quiet", "--net", path_str(&a)]);
     assert!(report.contains("net:1"), "{report}");
     // Its checkpoint went with the finished run; a file that is no checkpoint is not overwritten.
@@ -69,7 +73,8 @@ fn train_net_trains_named_birds_with_a_turn_cap() {
     let out = dir.path().join("birds.json");
     let args = ["train-net", "--rules", "v1-named-birds", "--pieces", "2", "--games", "20", "--games-per-iteration", "10"];
     let text = run_ok(&[&args[..], &["--hidden", "8", "--max-turns", "30", "--quiet", "--out", path_str(&out)]].concat());
-    assert!(text.contains("network written to"), "{text}");
+    assert!(text.contains("network written to") && text.contains("units of which"), "{text}");
+    run_fails(&[&args[..], &["--start-off", "1", "--out", path_str(&out)]].concat(), &["--start-off is for race rule sets"]);
     let file: serde_json::Value = serde_json::from_str(&fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(
         (file["rules"].as_str(), file["pieces"].as_u64(), file["encoder"].as_str()),
