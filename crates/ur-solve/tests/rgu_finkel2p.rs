@@ -8,7 +8,7 @@
 use std::collections::HashSet;
 
 use ur_rules::{OptionValue, Options, Rules, Side, State};
-use ur_solve::rgu::{decode_key, light_win_probability, RguError, RguTable};
+use ur_solve::rgu::{decode_key, light_win_probability, KeyLayout, RguError, RguTable};
 use ur_solve::{solve, Indexer, Silent, SolveConfig, Values};
 
 const TABLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/peers/royalur-java-finkel2p.rgu");
@@ -46,8 +46,9 @@ fn every_peer_entry_matches_our_solution() {
     let mut seen = HashSet::new();
     let (mut compared, mut light_won, mut exact) = (0u64, 0u64, 0u64);
     let mut max_diff = (0.0f64, 0u64);
+    let layout = KeyLayout::new(&rules).unwrap();
     for (key, v) in table.entries() {
-        let st = decode_key(key, &rules).unwrap_or_else(|e| panic!("{e}"));
+        let st = layout.decode(key, &rules).unwrap_or_else(|e| panic!("{e}"));
         rules.validate(&st.to_setup(&rules)).unwrap_or_else(|e| panic!("key {key:#x}: {e}"));
         assert!(seen.insert(st), "key {key:#x} repeats a position");
         let peer = light_win_probability(v);
@@ -116,9 +117,10 @@ fn corrupted_or_truncated_tables_give_errors() {
 #[test]
 fn decode_key_rejects_non_positions_without_panicking() {
     let rules = finkel2();
+    let layout = KeyLayout::new(&rules).unwrap();
     let mut ok = 0u32;
     for key in (0..1u64 << 29).step_by(1009).chain([u64::MAX, 1 << 28, 1 << 40]) {
-        if decode_key(key, &rules).is_ok() {
+        if layout.decode(key, &rules).is_ok() {
             ok += 1;
         }
     }
