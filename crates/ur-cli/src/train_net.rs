@@ -63,6 +63,10 @@ pub struct TrainNetCmd {
     /// already borne off (drawn apart), so the endings are trained on too.
     #[arg(long, default_value_t = 0, value_name = "N")]
     start_off: u8,
+    /// The hidden units' slope below zero: 0 for plain rectifiers, a small
+    /// share (0.01 to 0.1) for leaky ones, which cannot die.
+    #[arg(long, default_value_t = 0.0)]
+    leak: f32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Where to write the network (JSON).
@@ -83,6 +87,9 @@ impl TrainNetCmd {
                 bail!("{name} is {v}; give a number between 0 and 1");
             }
         }
+        if !(0.0..1.0).contains(&self.leak) {
+            bail!("--leak is {}; give 0 (plain rectifiers) or a small share such as 0.05 (below 1)", self.leak);
+        }
         if !(self.learning_rate > 0.0 && self.learning_rate < 1.0 && (0.0..=1.0).contains(&self.final_rate)) {
             bail!("--learning-rate is between 0 and 1 (2e-3 by default), --final-rate between 0 and 1");
         }
@@ -99,6 +106,7 @@ impl TrainNetCmd {
             batch: self.batch as usize,
             max_turns: self.max_turns,
             start_off: self.start_off,
+            leak: self.leak,
             seed: self.seed,
         })
     }
@@ -179,11 +187,11 @@ impl TrainNetCmd {
             trainer.net.hidden,
             started.elapsed().as_secs_f64()
         )?;
-        if active * 2 < trainer.net.hidden {
+        if active * 2 < trainer.net.hidden && trainer.net.leak == 0.0 {
             signals::say(&format!(
                 "warning: only {active} of {} hidden units fire on any position of the last iteration, so the network values \
                  most positions alike (a small rmse then only says the targets sit near its one value); \
-                 try a lower --learning-rate or another --seed",
+                 try --leak 0.05 (leaky rectifiers cannot die) or a lower --learning-rate",
                 trainer.net.hidden
             ));
         }
@@ -224,10 +232,11 @@ impl TrainNetCmd {
     fn command_line(&self) -> String {
         let rules = self.rules.command_args();
         format!(
-            "ur train-net {rules} --games {} --games-per-iteration {} --hidden {} --lambda {} --explore {} --keep {} --learning-rate {} --final-rate {} --epochs {} --batch {} --max-turns {}{} --seed {}",
+            "ur train-net {rules} --games {} --games-per-iteration {} --hidden {} --lambda {} --explore {} --keep {} --learning-rate {} --final-rate {} --epochs {} --batch {} --max-turns {}{}{} --seed {}",
             self.games, self.games_per_iteration, self.hidden, self.lambda, self.explore, self.keep,
             self.learning_rate, self.final_rate, self.epochs, self.batch, self.max_turns,
             if self.start_off > 0 { format!(" --start-off {}", self.start_off) } else { String::new() },
+            if self.leak > 0.0 { format!(" --leak {}", self.leak) } else { String::new() },
             self.seed
         )
     }

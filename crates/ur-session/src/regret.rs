@@ -102,8 +102,9 @@ impl RegretSpec {
     /// # Errors
     /// An unknown bot or sampler, a bot's illegal choice, or rules with nothing to measure.
     pub fn measure(&self, referee: &dyn Referee, mut progress: impl FnMut(u64)) -> Result<RegretReport, RegretError> {
-        referee.bot(&self.bot, 0)?;
-        referee.bot(self.sampler_name(), 0).map_err(RegretError::Sampler)?;
+        let game = referee.new_game();
+        referee.bot(&self.bot, 0)?.check(&game)?;
+        referee.bot(self.sampler_name(), 0).and_then(|b| b.check(&game)).map_err(RegretError::Sampler)?;
         let mut stats = Stats::default();
         let mut game_no = 0u64;
         let mut barren = 0;

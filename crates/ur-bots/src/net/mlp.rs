@@ -1,5 +1,6 @@
-//! A multilayer perceptron with one hidden layer of rectified units and
-//! one logistic output: the win probability of the side to move.
+//! A multilayer perceptron with one hidden layer of rectified units (plain,
+//! or leaky: a negative sum passes at a small slope) and one logistic
+//! output: the win probability of the side to move.
 //!
 //! Inference is written by hand over `f32` slices. The first layer's
 //! weights are stored input by input, so a position's input adds one
@@ -17,6 +18,11 @@ pub const MAX_HIDDEN: usize = 256;
 pub struct Mlp {
     pub inputs: usize,
     pub hidden: usize,
+    /// The rectifier's slope below zero: 0 for a plain one (files without
+    /// the field), a small share for a leaky one, whose units keep a
+    /// gradient on every position and so cannot die.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub leak: f32,
     /// All parameters in one vector (see [`Layout`]): the first layer's
     /// weights input by input, its biases, the output weights, the output bias.
     pub params: Vec<f32>,
@@ -38,7 +44,7 @@ impl Mlp {
         use rand::{Rng, SeedableRng};
         assert!((1..=MAX_HIDDEN).contains(&hidden), "a hidden layer of 1 to {MAX_HIDDEN} units");
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-        let mut net = Mlp { inputs, hidden, params: Vec::new() };
+        let mut net = Mlp { inputs, hidden, leak: 0.0, params: Vec::new() };
         let l = net.layout();
         net.params = vec![0.0; l.len];
         let scale = (2.0 / inputs.max(1) as f32).sqrt();
@@ -51,6 +57,18 @@ impl Mlp {
         net
     }
 
+    /// The same network with a leaky rectifier of slope `leak` below zero.
+    pub fn with_leak(mut self, leak: f32) -> Mlp {
+        self.leak = leak;
+        self
+    }
+
+    /// The hidden unit's output for its sum `h`.
+    #[inline]
+    fn rectify(&self, h: f32) -> f32 {
+        h.max(self.leak * h)
+    }
+
     fn layout(&self) -> Layout {
         let b1 = self.inputs * self.hidden;
         Layout { b1, w2: b1 + self.hidden, b2: b1 + 2 * self.hidden, len: b1 + 2 * self.hidden + 1 }
@@ -61,6 +79,9 @@ impl Mlp {
         let want = self.layout().len;
         if self.hidden == 0 || self.hidden > MAX_HIDDEN {
             return Err(format!("a hidden layer of {} units; 1 to {MAX_HIDDEN} are supported", self.hidden));
+        }
+        if !(0.0..1.0).contains(&self.leak) {
+            return Err(format!("a rectifier slope (leak) of {}; give 0 (plain) up to below 1", self.leak));
         }
         if self.params.len() != want {
             return Err(format!(
@@ -118,7 +139,7 @@ impl Mlp {
         let w2 = &self.params[l.w2..l.b2];
         let mut z = self.params[l.b2];
         for (hj, wj) in h.iter().zip(w2) {
-            z += hj.max(0.0) * wj;
+            z += self.rectify(*hj) * wj;
         }
         z
     }
@@ -140,7 +161,7 @@ impl Mlp {
             for (i, &xi) in x.iter().enumerate() {
                 s += f64::from(xi) * p(i * self.hidden + j);
             }
-            z += s.max(0.0) * p(l.w2 + j);
+            z += s.max(f64::from(self.leak) * s) * p(l.w2 + j);
         }
         1.0 / (1.0 + (-z).exp())
     }
@@ -156,7 +177,7 @@ impl Mlp {
         let w2 = &self.params[l.w2..l.b2];
         let mut z = self.params[l.b2];
         for (hj, wj) in h.iter().zip(w2) {
-            z += hj.max(0.0) * wj;
+            z += self.rectify(*hj) * wj;
         }
         let out = sigmoid(z);
         let dz = out - y;
@@ -164,10 +185,9 @@ impl Mlp {
         let mut dh = [0.0f32; MAX_HIDDEN];
         let dh = &mut dh[..n];
         for j in 0..n {
-            if h[j] > 0.0 {
-                grad[l.w2 + j] += dz * h[j];
-                dh[j] = dz * w2[j];
-            }
+            let slope = if h[j] > 0.0 { 1.0 } else { self.leak };
+            grad[l.w2 + j] += dz * slope * h[j];
+            dh[j] = dz * slope * w2[j];
         }
         for (g, d) in grad[l.b1..l.w2].iter_mut().zip(dh.iter()) {
             *g += d;
@@ -181,6 +201,10 @@ impl Mlp {
         }
         out
     }
+}
+
+fn is_zero(x: &f32) -> bool {
+    *x == 0.0
 }
 
 #[inline]
@@ -240,13 +264,29 @@ mod tests {
         assert_eq!(net.active_units(xs.iter().map(|x| x.as_slice())), 2);
         net.params[l.b1..l.w2].fill(-5.0);
         assert_eq!(net.active_units(xs.iter().map(|x| x.as_slice())), 0, "a dead network: every position alike");
+        // A leaky unit below zero still passes its input on, so positions still differ.
+        net.params[l.w2..l.b2].fill(1.0);
+        let leaky = net.clone().with_leak(0.05);
+        assert_eq!(net.value(&xs[0]), net.value(&xs[1]));
+        assert_ne!(leaky.value(&xs[0]), leaky.value(&xs[1]));
+    }
+
+    #[test]
+    fn a_plain_network_file_reads_and_writes_without_a_leak() {
+        let net = Mlp::new(2, 1, 1);
+        let text = serde_json::to_string(&net).unwrap();
+        assert!(!text.contains("leak"), "{text}");
+        let leaky = net.clone().with_leak(0.01);
+        let back: Mlp = serde_json::from_str(&serde_json::to_string(&leaky).unwrap()).unwrap();
+        assert_eq!(back, leaky);
+        assert!(Mlp { leak: 1.0, ..net }.check().is_err());
     }
 
     #[test]
     fn inference_matches_the_reference_to_1e_6() {
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
-        for (inputs, hidden) in [(1, 1), (7, 3), (103, 64), (300, 256)] {
-            let mut net = Mlp::new(inputs, hidden, 9);
+        for (inputs, hidden, leak) in [(1, 1, 0.0), (7, 3, 0.0), (103, 64, 0.0), (300, 256, 0.0), (103, 64, 0.05)] {
+            let mut net = Mlp::new(inputs, hidden, 9).with_leak(leak);
             // A trained-looking output layer, so the output is not 0.5 everywhere.
             for p in &mut net.params {
                 *p += (rng.gen::<f32>() - 0.5) * 0.3;
@@ -261,8 +301,14 @@ mod tests {
 
     #[test]
     fn the_gradient_matches_finite_differences() {
+        for leak in [0.0, 0.1] {
+            gradient_matches_finite_differences(leak);
+        }
+    }
+
+    fn gradient_matches_finite_differences(leak: f32) {
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(6);
-        let mut net = Mlp::new(5, 4, 2);
+        let mut net = Mlp::new(5, 4, 2).with_leak(leak);
         for p in &mut net.params {
             *p += (rng.gen::<f32>() - 0.5) * 0.5;
         }
@@ -280,7 +326,7 @@ mod tests {
             a.params[i] += 1e-3;
             b.params[i] -= 1e-3;
             let numeric = (loss(&a) - loss(&b)) / 2e-3;
-            assert!((numeric - f64::from(g)).abs() < 1e-3, "parameter {i}: {numeric} against {g}");
+            assert!((numeric - f64::from(g)).abs() < 1e-3, "leak {leak}, parameter {i}: {numeric} against {g}");
         }
     }
 

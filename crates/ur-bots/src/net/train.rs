@@ -53,6 +53,9 @@ pub struct NetTrainConfig {
     /// already borne off (0: every game from the start position).
     #[serde(default)]
     pub start_off: u8,
+    /// The hidden units' slope below zero (0: plain rectifiers).
+    #[serde(default)]
+    pub leak: f32,
     pub seed: u64,
 }
 
@@ -71,6 +74,7 @@ impl Default for NetTrainConfig {
             batch: 128,
             max_turns: 2000,
             start_off: 0,
+            leak: 0.0,
             seed: 1,
         }
     }
@@ -171,7 +175,7 @@ const CHUNK: usize = 32;
 
 impl Trainer {
     pub fn new(subject: &Subject, config: NetTrainConfig) -> Trainer {
-        let net = Mlp::new(subject.inputs(), config.hidden, config.seed);
+        let net = Mlp::new(subject.inputs(), config.hidden, config.seed).with_leak(config.leak);
         let adam = Adam::new(net.params.len());
         Trainer {
             rules: subject.id().to_string(),

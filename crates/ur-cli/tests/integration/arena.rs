@@ -166,6 +166,13 @@ fn bad_regret_input_is_refused() {
     run_fails(&["regret", "--bot", "random", "--table", t, "--positions", "0"], &["--positions"]);
     run_fails(&["regret", "--bot", "random", "--table", t, "--pieces", "3", "--positions", "10"], &["pieces=2", "pieces=3"]);
     run_fails(&["regret", "--rules", "masters", "--bot", "random", "--table", t, "--positions", "10"], &["masters"]);
+    // A bot that cannot play the table's rules is refused before any game, not midway.
+    let dir = tempfile::tempdir().unwrap();
+    let masters = dir.path().join("masters-2.urt");
+    run_ok(&["solve", "masters", "--pieces", "2", "--out", path_str(&masters), "--quiet"]);
+    let m = path_str(&masters);
+    run_fails(&["regret", "--bot", "net", "--table", m, "--positions", "10"], &["no trained network judges 'masters'"]);
+    run_fails(&["regret", "--bot", "random", "--table", m, "--positions", "10", "--sampler", "net"], &["--sampler", "masters"]);
 }
 
 #[test]
