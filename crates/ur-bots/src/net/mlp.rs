@@ -113,19 +113,18 @@ impl Mlp {
         }
     }
 
-    /// How many hidden units fire (a positive sum) for at least one of
-    /// `xs`. A unit that fires for none gets no gradient and stays dead; a
-    /// network with none left values every position alike.
-    pub fn active_units<'a>(&self, xs: impl IntoIterator<Item = &'a [f32]>) -> usize {
-        let mut fired = vec![false; self.hidden];
+    /// How many hidden units fire (a positive sum) on an average one of
+    /// `xs`. A network where few fire values most positions alike, and a
+    /// plain unit that fires on none gets no gradient and stays dead.
+    pub fn mean_active_units<'a>(&self, xs: impl IntoIterator<Item = &'a [f32]>) -> f64 {
         let mut h = vec![0.0f32; self.hidden];
+        let (mut fired, mut n) = (0usize, 0usize);
         for x in xs {
             self.hidden_sums(x, &mut h);
-            for (f, &s) in fired.iter_mut().zip(&h) {
-                *f |= s > 0.0;
-            }
+            fired += h.iter().filter(|&&s| s > 0.0).count();
+            n += 1;
         }
-        fired.iter().filter(|&&f| f).count()
+        fired as f64 / n.max(1) as f64
     }
 
     /// The output's logit for input `x` (`x.len() == inputs`).
@@ -252,18 +251,18 @@ mod tests {
     }
 
     #[test]
-    fn active_units_counts_the_units_that_fire_on_some_input() {
+    fn mean_active_units_counts_the_units_that_fire_on_an_average_input() {
         let mut net = Mlp::new(2, 3, 1);
         let l = net.layout();
         net.params[..l.b1].fill(0.0);
         net.params[l.b1..l.w2].copy_from_slice(&[-1.0, -1.0, 0.5]);
         let xs = [[0.0f32, 0.0], [1.0, 0.0]];
-        assert_eq!(net.active_units(xs.iter().map(|x| x.as_slice())), 1);
+        assert_eq!(net.mean_active_units(xs.iter().map(|x| x.as_slice())), 1.0);
         // Unit 0 fires on the second input once its weight lifts it over its bias.
         net.params[0] = 2.0;
-        assert_eq!(net.active_units(xs.iter().map(|x| x.as_slice())), 2);
+        assert_eq!(net.mean_active_units(xs.iter().map(|x| x.as_slice())), 1.5);
         net.params[l.b1..l.w2].fill(-5.0);
-        assert_eq!(net.active_units(xs.iter().map(|x| x.as_slice())), 0, "a dead network: every position alike");
+        assert_eq!(net.mean_active_units(xs.iter().map(|x| x.as_slice())), 0.0, "a dead network: every position alike");
         // A leaky unit below zero still passes its input on, so positions still differ.
         net.params[l.w2..l.b2].fill(1.0);
         let leaky = net.clone().with_leak(0.05);

@@ -92,11 +92,11 @@ pub struct NetReport {
     pub after_rmse_pp: f64,
     /// Mean turn starts per game.
     pub mean_turns: f64,
-    /// Hidden units that fire on at least one of the iteration's positions
-    /// after its steps: few means the network has collapsed towards one
-    /// value for every position, whatever its error says.
+    /// Hidden units that fire on an average one of the iteration's
+    /// positions after its steps: few means the network has collapsed
+    /// towards one value for every position, whatever its error says.
     #[serde(default)]
-    pub active_units: usize,
+    pub active_units: f64,
 }
 
 /// What a run trains for: a race rule set's positions, or the games of a
@@ -276,7 +276,7 @@ impl Trainer {
             before_rmse_pp: before,
             after_rmse_pp: rmse(&self.net, &samples),
             mean_turns: turns as f64 / n_games.max(1) as f64,
-            active_units: self.net.active_units(samples.iter().map(|s| s.0.as_slice())),
+            active_units: self.net.mean_active_units(samples.iter().map(|s| s.0.as_slice())),
         };
         self.reports.push(report.clone());
         report
