@@ -63,6 +63,7 @@ fn train_net_writes_the_same_network_twice_and_it_plays() {
     run_fails(&all, &["is not a training checkpoint; remove it"]);
     assert_eq!(fs::read_to_string(&bad).unwrap(), "not json");
     run_fails(&["train-net", "--lambda", "2", "--out", path_str(&dir.path().join("d.json"))], &["--lambda is 2"]);
+    run_fails(&["train-net", "--leak", "1", "--out", path_str(&dir.path().join("d.json"))], &["--leak is 1"]);
     run_fails(&["train-net", "--max-turns", "0", "--out", path_str(&dir.path().join("e.json"))], &["--max-turns"]);
 }
 
