@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use ur_solve::{solve, Encoding, Indexer, Layer, Layout, Plan, Progress, SolveConfig, SolveError};
+use ur_solve::{solve_kept, Encoding, Indexer, Layer, Layout, Plan, Progress, SolveConfig, SolveError};
 
 use ur_cli::outln;
 
@@ -40,8 +40,9 @@ pub struct SolveCmd {
     #[arg(long)]
     quiet: bool,
     /// Keep the solve within GIB gibibytes of memory: the solver stores as much of
-    /// its compiled operator as fits and generates the rest again in every sweep
-    /// (the same table, more time), or says how much it needs.
+    /// its compiled operator as fits and keeps the rest in a file beside the
+    /// checkpoints, read in every sweep (with --no-checkpoint: generated again in
+    /// every sweep); the same table, more time. Or it says how much it needs.
     #[arg(long, value_name = "GIB")]
     memory: Option<f64>,
     /// Print the estimated time, memory and disk of the solve, and stop without solving.
@@ -105,10 +106,10 @@ impl SolveCmd {
         let cfg = SolveConfig { tolerance: self.tolerance, threads: self.threads, checkpoint: checkpoint.clone(), layout };
         let bar = Bar::new(index.len(), self.quiet);
         let started = Instant::now();
-        let solution = solve(&rules, &index, &cfg, &bar)?;
+        let solution = solve_kept(&rules, &index, &cfg, &bar)?;
         bar.bar.finish_and_clear();
         let secs = started.elapsed().as_secs_f64();
-        let written = ur_solve::table::write_table(&out, &rules, &index, &solution.values, encoding, solution.residual, self.tolerance);
+        let written = solution.write_table(&out, &rules, &index, encoding, self.tolerance);
         if let (Err(e), Some(dir)) = (&written, &checkpoint) {
             bail!(
                 "{e}\nThe solved layers are kept in the checkpoint folder {dir}: make {out} writable (or free space) and run \
@@ -118,11 +119,11 @@ impl SolveCmd {
             );
         }
         written?;
+        let start = ur_rules::State::start(&rules, ur_rules::Side::Light);
+        let p = solution.value(&index, index.rank(&start))?;
         if let Some(dir) = checkpoint {
             let _ = std::fs::remove_dir_all(dir);
         }
-        let start = ur_rules::State::start(&rules, ur_rules::Side::Light);
-        let p = solution.values[index.rank(&start) as usize];
         outln!("solved in {secs:.2} s: {} sweeps, residual {:.2e}", solution.sweeps, solution.residual)?;
         outln!("first player wins from the start with probability {:.10}%", 100.0 * p)?;
         outln!("table written to {}", out.display())?;
@@ -193,7 +194,18 @@ fn print_plan(plan: &Plan, layout: Option<&Layout>, threads: usize) -> Result<()
         gib(plan.peak()),
         gib(plan.minimum())
     )?;
-    outln!("  disk: checkpoints up to {:.2} GiB, table {:.2} GiB", gib(plan.checkpoint_bytes), gib(plan.table_bytes))?;
+    let rows_on_disk =
+        plan.groups.iter().zip(&layout.stored).filter(|(_, &f)| layout.disk && f < 1.0).map(|(g, &f)| g.rows_on_disk(f)).max();
+    match rows_on_disk {
+        Some(rows) => outln!(
+            "  disk: checkpoints up to {:.2} GiB, compiled rows up to {:.2} GiB (read in every sweep: about {:.0} GiB in all), table {:.2} GiB",
+            gib(plan.checkpoint_bytes),
+            gib(rows),
+            gib(plan.disk_reads(layout)),
+            gib(plan.table_bytes)
+        )?,
+        None => outln!("  disk: checkpoints up to {:.2} GiB, table {:.2} GiB", gib(plan.checkpoint_bytes), gib(plan.table_bytes))?,
+    }
     let cores = if threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { threads };
     let cpu = plan.cpu_seconds_with(layout);
     outln!(
@@ -263,6 +275,9 @@ impl Progress for Bar {
     }
     fn compiled(&self, layers: &[Layer], bytes: u64) {
         self.bar.set_message(format!("layers {} off: compiled ({:.2} GiB)", layer_names(layers), gib(bytes)));
+    }
+    fn rows_on_disk(&self, layers: &[Layer], bytes: u64) {
+        self.bar.set_message(format!("layers {} off: compiled ({:.2} GiB on disk)", layer_names(layers), gib(bytes)));
     }
     fn sweep(&self, layers: &[Layer], sweep: u32, change: f64) {
         self.bar.set_message(format!("layers {} off: sweep {sweep}, change {change:.1e}", layer_names(layers)));

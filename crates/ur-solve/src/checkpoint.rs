@@ -40,14 +40,57 @@ impl Checkpoints<'_> {
 
     /// Reads a layer's saved values into `out`.
     pub(crate) fn read_into(&self, l: &Layer, out: &mut [f64]) -> Result<(), SolveError> {
-        let bytes = self.read(l)?.ok_or_else(|| {
-            SolveError::Io(format!(
-                "{}: the checkpoint has the wrong size; delete {} and solve again",
-                self.file(l).display(),
-                self.dir.display()
-            ))
-        })?;
+        let bytes = self.read(l)?.ok_or_else(|| self.wrong_size(l))?;
         out.par_iter_mut().zip(bytes.par_chunks_exact(8)).for_each(|(v, b)| *v = f64::from_le_bytes(b.try_into().expect("8 bytes")));
+        Ok(())
+    }
+
+    fn wrong_size(&self, l: &Layer) -> SolveError {
+        SolveError::Io(format!(
+            "{}: the checkpoint has the wrong size; delete {} and solve again",
+            self.file(l).display(),
+            self.dir.display()
+        ))
+    }
+
+    fn open_checked(&self, l: &Layer) -> Result<std::fs::File, SolveError> {
+        let path = self.file(l);
+        let io = |e: std::io::Error| SolveError::Io(format!("{}: {e}", path.display()));
+        let file = std::fs::File::open(&path).map_err(io)?;
+        if file.metadata().map_err(io)?.len() != l.len * 8 {
+            return Err(self.wrong_size(l));
+        }
+        Ok(file)
+    }
+
+    /// The saved value at position `i` of layer `l` (layer-relative).
+    pub(crate) fn read_one(&self, l: &Layer, i: u64) -> Result<f64, SolveError> {
+        use std::os::unix::fs::FileExt;
+        let mut b = [0u8; 8];
+        let file = self.open_checked(l)?;
+        file.read_exact_at(&mut b, i * 8).map_err(|e| SolveError::Io(format!("{}: {e}", self.file(l).display())))?;
+        Ok(f64::from_le_bytes(b))
+    }
+
+    /// Calls `f` with a layer's saved values, `block` at a time, in order.
+    pub(crate) fn read_blocks(
+        &self,
+        l: &Layer,
+        block: usize,
+        f: &mut dyn FnMut(&[f64]) -> Result<(), SolveError>,
+    ) -> Result<(), SolveError> {
+        use std::io::Read;
+        let mut file = std::io::BufReader::new(self.open_checked(l)?);
+        let (mut bytes, mut values) = (vec![0u8; block * 8], Vec::with_capacity(block));
+        let mut left = l.len as usize;
+        while left > 0 {
+            let n = left.min(block);
+            file.read_exact(&mut bytes[..n * 8]).map_err(|e| SolveError::Io(format!("{}: {e}", self.file(l).display())))?;
+            values.clear();
+            values.extend(bytes[..n * 8].chunks_exact(8).map(|b| f64::from_le_bytes(b.try_into().expect("8 bytes"))));
+            f(&values)?;
+            left -= n;
+        }
         Ok(())
     }
 

@@ -37,7 +37,7 @@ pub use index::{Indexer, Layer};
 pub use loaded::{LoadedTable, TableRulesError};
 pub use operator::RowBytes;
 pub use plan::{plan, GroupPlan, Layout, Plan};
-pub use solve::{memory_needed, solve, Bellman, Progress, Silent, Solution, SolveConfig, Values};
+pub use solve::{memory_needed, solve, solve_kept, Bellman, Progress, Silent, Solution, SolveConfig, Solved, Values};
 pub use table::{Encoding, Header, Table, TableError};
 
 /// Why a solve cannot run or finish.

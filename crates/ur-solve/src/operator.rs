@@ -10,7 +10,11 @@
 //! same sums in the same order). A sweep may also record which move was best
 //! per throw, and later sweeps read only that one ([`Moves`]).
 
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::Path;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 use ur_rules::{Move, Side, State};
@@ -71,14 +75,16 @@ struct Pair {
 /// read in order by a sweep (a [`Cursor`]), so no offsets are stored.
 /// Exactly sized: the rows are built in reused [`Rows`] and copied here.
 ///
-/// A chunk that is not *stored* keeps only its constants and choices (the
-/// constants read layers that leave memory once the group is compiled);
-/// every sweep generates its pairs, counts and references again, in the
-/// same order, so it computes exactly what a stored chunk computes.
+/// A chunk that is not stored in memory keeps only its choices there. Its
+/// rows wait in a file, read again in every sweep ([`Storage::Disk`]), or
+/// it keeps its constants too (they read layers that leave memory once the
+/// group is compiled) and every sweep generates its pairs, counts and
+/// references again, in the same order ([`Storage::Generated`]). Either
+/// way it computes exactly what a stored chunk computes.
 struct Chunk {
     /// The upper-layer indices of its pairs.
     range: (u64, u64),
-    stored: bool,
+    storage: Storage,
     pairs: Box<[Pair]>,
     counts: Box<[u8]>,
     consts: Box<[f64]>,
@@ -89,7 +95,102 @@ struct Chunk {
     choices: Box<[AtomicU8]>,
 }
 
-/// The rows a sweep reads: a stored chunk's, or one generated again.
+/// Where a chunk's rows are.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Storage {
+    Memory,
+    /// In the operator's spill file at this offset, with these lengths.
+    Disk(DiskRows),
+    Generated,
+}
+
+/// A chunk's rows in the spill file: pairs, counts, constants and
+/// references, one after the other, little-endian.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct DiskRows {
+    offset: u64,
+    pairs: u32,
+    counts: u32,
+    consts: u32,
+    refs: u32,
+}
+
+impl DiskRows {
+    fn bytes(&self) -> usize {
+        8 * self.pairs as usize + self.counts as usize + 8 * self.consts as usize + 4 * self.refs as usize
+    }
+}
+
+/// Where the rows of a group kept on disk go: an unnamed file (it leaves
+/// the disk when the operator is dropped, or the process ends).
+struct Spill {
+    file: File,
+    end: AtomicU64,
+    /// The first error reading or writing it; the solve reports it.
+    error: Mutex<Option<String>>,
+}
+
+impl Spill {
+    fn new(dir: &Path) -> std::io::Result<Spill> {
+        std::fs::create_dir_all(dir)?;
+        Ok(Spill { file: tempfile::tempfile_in(dir)?, end: AtomicU64::new(0), error: Mutex::new(None) })
+    }
+
+    fn fail(&self, what: &str, e: std::io::Error) {
+        let mut error = self.error.lock().unwrap_or_else(|p| p.into_inner());
+        error.get_or_insert_with(|| format!("cannot {what} the compiled rows kept on disk: {e}"));
+    }
+
+    /// Appends a chunk's rows; `None` (the error kept) when the write fails.
+    fn write(&self, rows: &Rows, buf: &mut Vec<u8>) -> Option<DiskRows> {
+        buf.clear();
+        rows.pairs.iter().for_each(|p| {
+            buf.extend_from_slice(&p.i.to_le_bytes());
+            buf.extend_from_slice(&p.j.to_le_bytes());
+        });
+        buf.extend_from_slice(&rows.counts);
+        rows.consts.iter().for_each(|c| buf.extend_from_slice(&c.to_le_bytes()));
+        rows.refs.iter().for_each(|r| buf.extend_from_slice(&r.to_le_bytes()));
+        let offset = self.end.fetch_add(buf.len() as u64, Relaxed);
+        let len = |n: usize| u32::try_from(n).expect("a chunk's rows are far below 4 G entries");
+        let at = DiskRows {
+            offset,
+            pairs: len(rows.pairs.len()),
+            counts: len(rows.counts.len()),
+            consts: len(rows.consts.len()),
+            refs: len(rows.refs.len()),
+        };
+        match self.file.write_all_at(buf, offset) {
+            Ok(()) => Some(at),
+            Err(e) => {
+                self.fail("write", e);
+                None
+            }
+        }
+    }
+
+    /// Reads a chunk's rows into `rows`; false (the error kept) on failure.
+    fn read(&self, at: &DiskRows, rows: &mut Rows, buf: &mut Vec<u8>) -> bool {
+        buf.resize(at.bytes(), 0);
+        if let Err(e) = self.file.read_exact_at(buf, at.offset) {
+            self.fail("read", e);
+            return false;
+        }
+        rows.clear();
+        let (pairs, rest) = buf.split_at(8 * at.pairs as usize);
+        let (counts, rest) = rest.split_at(at.counts as usize);
+        let (consts, refs) = rest.split_at(8 * at.consts as usize);
+        let word = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("4 bytes"));
+        rows.pairs.extend(pairs.chunks_exact(8).map(|p| Pair { i: word(&p[..4]), j: word(&p[4..]) }));
+        rows.counts.extend_from_slice(counts);
+        rows.consts.extend(consts.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))));
+        rows.refs.extend(refs.chunks_exact(4).map(word));
+        true
+    }
+}
+
+/// The rows a sweep reads: a stored chunk's, one read from disk, or one
+/// generated again.
 struct RowsView<'a> {
     pairs: &'a [Pair],
     counts: &'a [u8],
@@ -120,17 +221,18 @@ impl Rows {
         self.refs.clear();
     }
 
-    /// The rows, copied into exactly sized arrays; without `store`, only
-    /// the constants and choices.
-    fn to_chunk(&self, range: (u64, u64), store: bool) -> Chunk {
-        let kept = |v: &[u32]| if store { v.into() } else { Box::default() };
+    /// The rows, copied into exactly sized arrays, or kept as `storage`
+    /// says: a generated chunk keeps its constants and choices, one on
+    /// disk its choices only.
+    fn to_chunk(&self, range: (u64, u64), storage: Storage) -> Chunk {
+        let store = storage == Storage::Memory;
         Chunk {
             range,
-            stored: store,
+            storage,
             pairs: if store { self.pairs.as_slice().into() } else { Box::default() },
             counts: if store { self.counts.as_slice().into() } else { Box::default() },
-            consts: self.consts.as_slice().into(),
-            refs: kept(&self.refs),
+            consts: if matches!(storage, Storage::Disk(_)) { Box::default() } else { self.consts.as_slice().into() },
+            refs: if store { self.refs.as_slice().into() } else { Box::default() },
             choices: self.counts.iter().map(|_| AtomicU8::new(0)).collect(),
         }
     }
@@ -159,6 +261,8 @@ pub(crate) struct Operator<'b> {
     /// Generates the rows of chunks that are not stored.
     bellman: &'b Bellman<'b>,
     upper: Layer,
+    /// Holds the rows of chunks kept on disk.
+    spill: Option<Spill>,
 }
 
 /// Chunks per group compiled to estimate an operator's size.
@@ -224,7 +328,7 @@ pub(crate) fn estimated_rows(b: &Bellman, group: &[Layer]) -> (RowBytes, f64) {
         .filter(|c| c % stride == 0)
         .map_init(Rows::default, |rows, c| {
             let started = thread_cpu_seconds();
-            let chunk = compile_chunk(b, &upper, chunk_range(&upper, c), (base, len), &Half, rows, true);
+            let chunk = compile_chunk(b, &upper, chunk_range(&upper, c), (base, len), &Half, rows, Storage::Memory);
             let positions = chunk.pairs.iter().map(|p| if p.i == p.j { 1 } else { 2 }).sum::<u64>();
             (chunk.bytes(), positions, thread_cpu_seconds() - started)
         })
@@ -261,11 +365,6 @@ fn chunk_range(upper: &Layer, c: u64) -> (u64, u64) {
 }
 
 impl Chunk {
-    /// Whether its rows are stored (or generated in every sweep).
-    fn is_stored(&self) -> bool {
-        self.stored
-    }
-
     /// The memory the chunk's rows take.
     fn bytes(&self) -> RowBytes {
         RowBytes {
@@ -289,23 +388,59 @@ impl<'b> Operator<'b> {
     /// storing every row.
     #[cfg(test)]
     pub(crate) fn build(b: &'b Bellman<'b>, group: &[Layer], values: &[AtomicU64]) -> Operator<'b> {
-        Self::build_storing(b, group, values, 1.0)
+        Self::build_storing(b, group, values, 1.0, None).expect("no file")
     }
 
     /// Compiles the operator, storing the rows of a fraction `stored` of
-    /// its chunks; the others keep their constants and choices only and
-    /// are generated again in every sweep (slower, same results).
-    pub(crate) fn build_storing(b: &'b Bellman<'b>, group: &[Layer], values: &[AtomicU64], stored: f64) -> Operator<'b> {
+    /// its chunks in memory. With `disk`, the others wait in an unnamed
+    /// file in that folder and every sweep reads them; without, they keep
+    /// their constants and choices only and are generated again in every
+    /// sweep. Same results, more time.
+    ///
+    /// # Errors
+    /// The rows cannot be written to the file.
+    pub(crate) fn build_storing(
+        b: &'b Bellman<'b>,
+        group: &[Layer],
+        values: &[AtomicU64],
+        stored: f64,
+        disk: Option<&Path>,
+    ) -> Result<Operator<'b>, String> {
         // Every position of the lower layer is the other side's view of one
         // in the upper layer, so the pairs of the upper layer cover both.
         let (upper, base, len) = extent(group);
+        let spill = match disk {
+            Some(dir) if stored < 1.0 => Some(Spill::new(dir).map_err(|e| format!("cannot keep compiled rows in {}: {e}", dir.display()))?),
+            _ => None,
+        };
         let chunks = (0..upper.len.div_ceil(CHUNK))
             .into_par_iter()
-            .map_init(Rows::default, |rows, c| {
-                compile_chunk(b, &upper, chunk_range(&upper, c), (base, len), values, rows, is_stored(c, stored))
-            })
+            .map_init(
+                || (Rows::default(), Vec::new()),
+                |(rows, buf), c| {
+                    let range = chunk_range(&upper, c);
+                    compile_rows(b, &upper, range, (base, len), values, rows);
+                    let storage = match &spill {
+                        _ if is_stored(c, stored) => Storage::Memory,
+                        Some(spill) => spill.write(rows, buf).map_or(Storage::Generated, Storage::Disk),
+                        None => Storage::Generated,
+                    };
+                    rows.to_chunk(range, storage)
+                },
+            )
             .collect();
-        Operator { base, len, probs: b.throws.iter().map(|x| x.1).collect(), chunks, bellman: b, upper }
+        let op = Operator { base, len, probs: b.throws.iter().map(|x| x.1).collect(), chunks, bellman: b, upper, spill };
+        op.error().map_or(Ok(op), Err)
+    }
+
+    /// The first error of the file holding the rows kept on disk.
+    pub(crate) fn error(&self) -> Option<String> {
+        self.spill.as_ref().and_then(|s| s.error.lock().unwrap_or_else(|p| p.into_inner()).clone())
+    }
+
+    /// Bytes of rows kept on disk, read again in every sweep.
+    pub(crate) fn disk_bytes(&self) -> u64 {
+        self.spill.as_ref().map_or(0, |s| s.end.load(Relaxed))
     }
 
     /// The memory the compiled rows take.
@@ -381,18 +516,37 @@ impl<'b> Operator<'b> {
     fn sweep_reading<const M: u8>(&self, values: &[AtomicU64], mode: &Mode) -> f64 {
         self.chunks
             .par_iter()
-            .map_init(Rows::default, |rows, c| {
-                let view = if c.is_stored() {
-                    RowsView { pairs: &c.pairs, counts: &c.counts, consts: &c.consts, refs: &c.refs, choices: &c.choices }
-                } else {
-                    // The constants were kept: the rows need no values.
-                    let extent = (self.base, self.len);
-                    compile_rows(self.bellman, &self.upper, c.range, extent, &Half, rows);
-                    RowsView { pairs: &rows.pairs, counts: &rows.counts, consts: &c.consts, refs: &rows.refs, choices: &c.choices }
-                };
-                let mut at = Cursor::default();
-                view.pairs.iter().map(|&pair| self.update_pair::<M>(&view, pair, &mut at, values, mode)).fold(0.0, f64::max)
-            })
+            .map_init(
+                || (Rows::default(), Vec::new()),
+                |(rows, buf), c| {
+                    let view = match (&c.storage, &self.spill) {
+                        (Storage::Memory, _) => {
+                            RowsView { pairs: &c.pairs, counts: &c.counts, consts: &c.consts, refs: &c.refs, choices: &c.choices }
+                        }
+                        (Storage::Disk(at), Some(spill)) => {
+                            if !spill.read(at, rows, buf) {
+                                // The solve stops with the error; this sweep certifies nothing.
+                                return f64::INFINITY;
+                            }
+                            RowsView {
+                                pairs: &rows.pairs,
+                                counts: &rows.counts,
+                                consts: &rows.consts,
+                                refs: &rows.refs,
+                                choices: &c.choices,
+                            }
+                        }
+                        _ => {
+                            // The constants were kept: the rows need no values.
+                            let extent = (self.base, self.len);
+                            compile_rows(self.bellman, &self.upper, c.range, extent, &Half, rows);
+                            RowsView { pairs: &rows.pairs, counts: &rows.counts, consts: &c.consts, refs: &rows.refs, choices: &c.choices }
+                        }
+                    };
+                    let mut at = Cursor::default();
+                    view.pairs.iter().map(|&pair| self.update_pair::<M>(&view, pair, &mut at, values, mode)).fold(0.0, f64::max)
+                },
+            )
             .reduce(|| 0.0, f64::max)
     }
 
@@ -411,8 +565,8 @@ impl<'b> Operator<'b> {
     }
 }
 
-/// Compiles the chunk of pairs whose upper index is in `range`, storing
-/// its rows or, without `store`, its constants and choices only.
+/// Compiles the chunk of pairs whose upper index is in `range`, keeping
+/// its rows as `storage` says.
 fn compile_chunk(
     b: &Bellman,
     upper: &Layer,
@@ -420,10 +574,10 @@ fn compile_chunk(
     extent: (u64, u64),
     values: &(impl Values + ?Sized),
     rows: &mut Rows,
-    store: bool,
+    storage: Storage,
 ) -> Chunk {
     compile_rows(b, upper, range, extent, values, rows);
-    rows.to_chunk(range, store)
+    rows.to_chunk(range, storage)
 }
 
 /// Compiles the two rows of every pair whose upper index is in `range`:

@@ -26,11 +26,15 @@ pub struct GroupPlan {
     pub compile_seconds: f64,
 }
 
-/// Which fraction of each group's operator rows is stored; the rest is
+/// Which fraction of each group's operator rows is stored in memory; the
+/// rest waits in a file and is read in every sweep (`disk`), or is
 /// generated again in every sweep (same values, more time).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
     pub stored: Vec<f64>,
+    /// Rows not in memory are kept in a file in the checkpoint folder (the
+    /// system's temporary folder without one), not generated again.
+    pub disk: bool,
 }
 
 /// Estimated sweeps of a large group, for the cost of rows generated again
@@ -54,30 +58,37 @@ impl GroupPlan {
 
     /// The group's peak.
     pub fn peak(&self) -> u64 {
-        self.peak_storing(1.0)
+        self.peak_storing(1.0, false)
     }
 
-    /// Rows kept whatever is stored: the constants and recorded choices.
-    pub fn rows_minimum(&self) -> u64 {
-        self.rows.consts + self.rows.choices
+    /// Rows kept in memory whatever is stored: the recorded choices, and
+    /// the constants unless the rest of the rows is on `disk`.
+    pub fn rows_minimum(&self, disk: bool) -> u64 {
+        self.rows.choices + if disk { 0 } else { self.rows.consts }
     }
 
-    fn rows_storing(&self, stored: f64) -> u64 {
-        let min = self.rows_minimum();
+    fn rows_storing(&self, stored: f64, disk: bool) -> u64 {
+        let min = self.rows_minimum(disk);
         min + ((self.rows.total() - min) as f64 * stored).round() as u64
     }
 
+    /// Bytes of rows on disk, read in every sweep, when a fraction `stored`
+    /// is in memory.
+    pub fn rows_on_disk(&self, stored: f64) -> u64 {
+        self.rows.total() - self.rows_storing(stored, true) + self.rows.choices
+    }
+
     /// The group's peak when a fraction `stored` of its rows is stored.
-    pub fn peak_storing(&self, stored: f64) -> u64 {
-        self.rows_storing(stored) + self.values_compiling.max(self.values_sweeping + self.history)
+    pub fn peak_storing(&self, stored: f64, disk: bool) -> u64 {
+        self.rows_storing(stored, disk) + self.values_compiling.max(self.values_sweeping + self.history)
     }
 
     /// The largest fraction of rows that can be stored under `cap` bytes,
     /// or none when the group does not fit even storing none.
-    fn stored_under(&self, cap: u64) -> Option<f64> {
-        let fixed = self.peak_storing(0.0);
+    fn stored_under(&self, cap: u64, disk: bool) -> Option<f64> {
+        let fixed = self.peak_storing(0.0, disk);
         let room = cap.checked_sub(fixed)?;
-        let variable = self.rows.total() - self.rows_minimum();
+        let variable = self.rows.total() - self.rows_minimum(disk);
         Some(if variable == 0 { 1.0 } else { (room as f64 / variable as f64).min(1.0) })
     }
 }
@@ -93,6 +104,9 @@ pub struct Plan {
     pub checkpoint_bytes: u64,
     /// Bytes of the table file.
     pub table_bytes: u64,
+    /// Whether layouts under a cap keep rows on disk (a checkpoint folder
+    /// is kept) rather than generate them again.
+    pub disk: bool,
 }
 
 /// A solve takes about this many times the processor time of compiling its
@@ -116,25 +130,36 @@ impl Plan {
         self.cpu_seconds_with(&self.full_layout())
     }
 
-    /// Estimated processor seconds with a layout: rows not stored cost
-    /// about one compilation per sweep.
+    /// Estimated processor seconds with a layout: rows generated again
+    /// cost about one compilation per sweep (rows read from disk cost the
+    /// disk's time instead, see [`Plan::disk_reads`]).
     pub fn cpu_seconds_with(&self, layout: &Layout) -> f64 {
-        self.groups.iter().zip(&layout.stored).map(|(g, f)| g.compile_seconds * (SOLVE_PER_COMPILE + (1.0 - f) * SWEEPS_OF_A_GROUP)).sum()
+        let again = |f: f64| if layout.disk { 0.0 } else { (1.0 - f) * SWEEPS_OF_A_GROUP };
+        self.groups.iter().zip(&layout.stored).map(|(g, &f)| g.compile_seconds * (SOLVE_PER_COMPILE + again(f))).sum()
+    }
+
+    /// Estimated bytes read from disk over the whole solve with a layout.
+    pub fn disk_reads(&self, layout: &Layout) -> u64 {
+        if !layout.disk {
+            return 0;
+        }
+        let per_sweep = |g: &GroupPlan, f: f64| if f < 1.0 { g.rows_on_disk(f) } else { 0 };
+        self.groups.iter().zip(&layout.stored).map(|(g, &f)| (per_sweep(g, f) as f64 * SWEEPS_OF_A_GROUP) as u64).sum()
     }
 
     /// Every row of every group stored: the fastest layout.
     pub fn full_layout(&self) -> Layout {
-        Layout { stored: vec![1.0; self.groups.len()] }
+        Layout { stored: vec![1.0; self.groups.len()], disk: false }
     }
 
     /// Peak bytes in memory with a layout.
     pub fn peak_with(&self, layout: &Layout) -> u64 {
-        self.groups.iter().zip(&layout.stored).map(|(g, &f)| g.peak_storing(f)).fold(self.finish, u64::max)
+        self.groups.iter().zip(&layout.stored).map(|(g, &f)| g.peak_storing(f, layout.disk)).fold(self.finish, u64::max)
     }
 
     /// The least memory a solve can run in: no rows stored.
     pub fn minimum(&self) -> u64 {
-        self.peak_with(&Layout { stored: vec![0.0; self.groups.len()] })
+        self.peak_with(&Layout { stored: vec![0.0; self.groups.len()], disk: self.disk })
     }
 
     /// The fastest layout whose estimated peak stays within `cap` bytes
@@ -145,8 +170,8 @@ impl Plan {
         if self.finish > cap {
             return Err((self.minimum() as f64 / CAP_MARGIN) as u64);
         }
-        let stored: Option<Vec<f64>> = self.groups.iter().map(|g| g.stored_under(cap)).collect();
-        stored.map(|stored| Layout { stored }).ok_or_else(|| (self.minimum() as f64 / CAP_MARGIN) as u64)
+        let stored: Option<Vec<f64>> = self.groups.iter().map(|g| g.stored_under(cap, self.disk)).collect();
+        stored.map(|stored| Layout { stored, disk: self.disk }).ok_or_else(|| (self.minimum() as f64 / CAP_MARGIN) as u64)
     }
 }
 
@@ -178,13 +203,16 @@ pub fn plan(rules: &Rules, index: &Indexer, spill: bool, table_width: u64) -> Pl
             compile_seconds,
         });
     }
-    let finish = index.len() * (8 + table_width) + if spill { resident * 8 } else { 0 };
+    // The table is written a block at a time (`Solved::write_table`): at
+    // the end only the values still in memory count.
+    let finish = if spill { resident } else { index.len() } * 8 + (8 + table_width) * crate::solve::WRITE_BLOCK as u64;
     Plan {
         positions: index.len(),
         groups: out,
         finish,
         checkpoint_bytes: if spill { index.len() * 8 } else { 0 },
         table_bytes: index.len() * table_width,
+        disk: spill,
     }
 }
 

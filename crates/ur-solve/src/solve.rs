@@ -191,8 +191,10 @@ impl Default for SolveConfig {
 pub trait Progress: Sync {
     /// A group of layers solved together starts; `done` positions are solved already.
     fn layers_started(&self, _layers: &[Layer], _done: u64, _total: u64) {}
-    /// The group's operator is compiled and takes this many bytes.
+    /// The group's operator is compiled and takes this many bytes of memory.
     fn compiled(&self, _layers: &[Layer], _bytes: u64) {}
+    /// This many bytes of the group's rows wait on disk, read in every sweep.
+    fn rows_on_disk(&self, _layers: &[Layer], _bytes: u64) {}
     /// A sweep over the group ended with this largest change.
     fn sweep(&self, _layers: &[Layer], _sweep: u32, _change: f64) {}
     /// The group was loaded from a checkpoint instead of solved.
@@ -232,22 +234,34 @@ pub fn memory_needed(rules: &Rules, index: &Indexer, spill: bool, table_width: u
 /// # Errors
 /// Memory that cannot be mapped; a checkpoint that cannot be read or written.
 pub fn solve(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &dyn Progress) -> Result<Solution, SolveError> {
+    solve_kept(rules, index, cfg, progress)?.into_solution(index)
+}
+
+/// Solves as [`solve`] does, leaving the values where the solve kept them:
+/// with checkpoints, most layers only in their files. [`Solved::write_table`]
+/// then writes the table layer by layer, so the end of the solve needs no
+/// more memory than its groups did.
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_kept(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &dyn Progress) -> Result<Solved, SolveError> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(cfg.threads).build().map_err(|e| SolveError::Io(e.to_string()))?;
     pool.install(|| solve_in_pool(rules, index, cfg, progress))
 }
 
-fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &dyn Progress) -> Result<Solution, SolveError> {
+fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &dyn Progress) -> Result<Solved, SolveError> {
     let mut values = huge::<AtomicU64>(index.len(), "the values")?;
     let checkpoints = cfg.checkpoint.as_deref().map(|dir| Checkpoints { dir });
     let bellman = Bellman::new(rules, index);
     let groups = layer_groups(index);
     let releases = crate::checkpoint::releases(index, &groups);
+    let disk = cfg.layout.as_ref().filter(|l| l.disk).map(|_| cfg.checkpoint.clone().unwrap_or_else(std::env::temp_dir));
     let (mut residual, mut sweeps, mut done) = (0.0f64, 0u64, 0u64);
     for (g, (group, released)) in groups.iter().zip(&releases).enumerate() {
         progress.layers_started(group, done, index.len());
         let resumed = checkpoints.as_ref().map(|c| c.load(group, &values)).transpose()? == Some(true);
         let stored = cfg.layout.as_ref().and_then(|l| <[f64]>::get(&l.stored, g).copied()).unwrap_or(1.0);
-        let op = (!resumed).then(|| compile_group(&bellman, group, &values, stored));
+        let op = (!resumed).then(|| compile_group(&bellman, group, &values, stored, disk.as_deref())).transpose()?;
         if checkpoints.is_some() {
             // No later group reads them, and this one is compiled.
             release(&mut values, released);
@@ -256,6 +270,9 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
             None => progress.layers_resumed(group),
             Some(op) => {
                 progress.compiled(group, op.bytes());
+                if op.disk_bytes() > 0 {
+                    progress.rows_on_disk(group, op.disk_bytes());
+                }
                 let (r, s) = solve_group(&op, group, &values, cfg.tolerance, progress)?;
                 drop(op);
                 crate::huge::return_freed_memory();
@@ -268,11 +285,90 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
         }
         done += group.iter().map(|l| l.len).sum::<u64>();
     }
-    let values = match &checkpoints {
-        Some(c) => gather(index, values, &releases, c)?,
-        None => values.into_f64(),
-    };
-    Ok(Solution { values, residual, sweeps })
+    let released = if checkpoints.is_some() { releases.into_iter().flatten().collect() } else { Vec::new() };
+    Ok(Solved { values, released, checkpoint: cfg.checkpoint.clone(), residual, sweeps })
+}
+
+/// A finished solve whose values are where the solve left them: the layers
+/// still in memory there, the others in their checkpoint files.
+pub struct Solved {
+    values: HugeArray<AtomicU64>,
+    /// Layers read from the checkpoint folder, not from memory.
+    released: Vec<Layer>,
+    checkpoint: Option<PathBuf>,
+    /// The largest certified `max |T(v) - v|` over all layers.
+    pub residual: f64,
+    /// Sweeps made, over all layers.
+    pub sweeps: u64,
+}
+
+/// Positions a table is written in at a time from [`Solved`].
+pub(crate) const WRITE_BLOCK: usize = 1 << 20;
+
+impl Solved {
+    fn checkpoints(&self) -> Option<Checkpoints<'_>> {
+        self.checkpoint.as_deref().map(|dir| Checkpoints { dir })
+    }
+
+    /// The value at `index`.
+    ///
+    /// # Errors
+    /// Its checkpoint file cannot be read.
+    pub fn value(&self, index: &Indexer, i: u64) -> Result<f64, SolveError> {
+        match (self.released.iter().find(|l| l.range().contains(&(i as usize))), self.checkpoints()) {
+            (Some(l), Some(c)) => c.read_one(l, i - l.start),
+            _ => Ok(Values::get(&*self.values, i.min(index.len().saturating_sub(1)))),
+        }
+    }
+
+    /// Calls `f` with every value, in index order, a block at a time.
+    ///
+    /// # Errors
+    /// A checkpoint cannot be read, or `f` fails.
+    pub fn for_each_block(&self, index: &Indexer, f: &mut dyn FnMut(&[f64]) -> Result<(), SolveError>) -> Result<(), SolveError> {
+        let mut block = Vec::with_capacity(WRITE_BLOCK);
+        for l in index.layers() {
+            match (self.released.contains(l), self.checkpoints()) {
+                (true, Some(c)) => c.read_blocks(l, WRITE_BLOCK, f)?,
+                _ => {
+                    for part in self.values[l.range()].chunks(WRITE_BLOCK) {
+                        block.clear();
+                        block.extend(part.iter().map(|v| f64::from_bits(v.load(Relaxed))));
+                        f(&block)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the table atomically, layer by layer.
+    ///
+    /// # Errors
+    /// A checkpoint cannot be read, or the table cannot be written.
+    pub fn write_table(
+        &self,
+        path: &std::path::Path,
+        rules: &Rules,
+        index: &Indexer,
+        encoding: crate::Encoding,
+        tolerance: f64,
+    ) -> Result<(), SolveError> {
+        let blocks = |f: &mut dyn FnMut(&[f64]) -> Result<(), SolveError>| self.for_each_block(index, f);
+        crate::table::write_table_from(path, rules, index, &blocks, encoding, self.residual, tolerance)
+    }
+
+    /// Every value in memory.
+    ///
+    /// # Errors
+    /// A checkpoint cannot be read.
+    pub fn into_solution(self, index: &Indexer) -> Result<Solution, SolveError> {
+        let values = match self.checkpoints() {
+            Some(c) if !self.released.is_empty() => gather(index, &self.values, &self.released, &c)?,
+            _ => self.values.into_f64(),
+        };
+        Ok(Solution { values, residual: self.residual, sweeps: self.sweeps })
+    }
 }
 
 fn huge<T: Zeroable>(len: u64, what: &str) -> Result<HugeArray<T>, SolveError> {
@@ -280,12 +376,19 @@ fn huge<T: Zeroable>(len: u64, what: &str) -> Result<HugeArray<T>, SolveError> {
 }
 
 /// Starts the group's values at one half and compiles its operator,
-/// storing the rows of a fraction `stored` of it.
-fn compile_group<'b>(b: &'b Bellman<'b>, group: &[Layer], values: &[AtomicU64], stored: f64) -> Operator<'b> {
+/// storing the rows of a fraction `stored` of it in memory (the others in
+/// a file in `disk`, or generated in every sweep).
+fn compile_group<'b>(
+    b: &'b Bellman<'b>,
+    group: &[Layer],
+    values: &[AtomicU64],
+    stored: f64,
+    disk: Option<&std::path::Path>,
+) -> Result<Operator<'b>, SolveError> {
     for l in group {
         values[l.range()].par_iter().for_each(|v| v.store(0.5f64.to_bits(), Relaxed));
     }
-    Operator::build_storing(b, group, values, stored)
+    Operator::build_storing(b, group, values, stored, disk).map_err(SolveError::Io)
 }
 
 fn release(values: &mut HugeArray<AtomicU64>, layers: &[Layer]) {
@@ -295,11 +398,11 @@ fn release(values: &mut HugeArray<AtomicU64>, layers: &[Layer]) {
 }
 
 /// Every value: the released layers from their checkpoints, the others from memory.
-fn gather(index: &Indexer, values: HugeArray<AtomicU64>, releases: &[Vec<Layer>], c: &Checkpoints) -> Result<HugeArray<f64>, SolveError> {
+fn gather(index: &Indexer, values: &[AtomicU64], released: &[Layer], c: &Checkpoints) -> Result<HugeArray<f64>, SolveError> {
     let mut out = huge::<f64>(index.len(), "the solution")?;
     for l in index.layers() {
         let range = l.range();
-        if releases.iter().flatten().any(|r| r == l) {
+        if released.contains(l) {
             c.read_into(l, &mut out[range])?;
         } else {
             out[range.clone()].par_iter_mut().zip(&values[range]).for_each(|(o, v)| *o = f64::from_bits(v.load(Relaxed)));
@@ -348,6 +451,9 @@ fn solve_group(op: &Operator, group: &[Layer], values: &[AtomicU64], tol: f64, p
             Some(a) => op.sweep(values, Mode::Record(a.record()), moves),
             None => op.sweep(values, Mode::Write, moves),
         };
+        if let Some(e) = op.error() {
+            return Err(SolveError::Io(e));
+        }
         progress.sweep(group, sweep, change);
         let full = moves != Moves::Policy;
         if full && residual_bound(change) <= tol {

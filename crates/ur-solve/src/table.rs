@@ -139,9 +139,38 @@ pub fn write_table(
     residual: f64,
     tolerance: f64,
 ) -> Result<(), SolveError> {
-    let body = encode(values, encoding);
+    let blocks = |f: &mut dyn FnMut(&[f64]) -> Result<(), SolveError>| values.chunks(1 << 20).try_for_each(f);
+    write_table_from(path, rules, index, &blocks, encoding, residual, tolerance)
+}
+
+/// Values handed over a block at a time, in index order, as often as asked.
+pub type Blocks<'a> = dyn Fn(&mut dyn FnMut(&[f64]) -> Result<(), SolveError>) -> Result<(), SolveError> + 'a;
+
+/// Writes a table atomically from values given block by block: once to
+/// compute the checksum the header holds, once to write them, so no more
+/// than a block is ever encoded in memory.
+///
+/// # Errors
+/// Reading the values fails, or the file cannot be written.
+pub fn write_table_from(
+    path: &Path,
+    rules: &Rules,
+    index: &Indexer,
+    blocks: &Blocks,
+    encoding: Encoding,
+    residual: f64,
+    tolerance: f64,
+) -> Result<(), SolveError> {
     let mut h = Xxh3::new();
-    h.update(&body);
+    let mut count = 0u64;
+    blocks(&mut |b| {
+        h.update(&encode(b, encoding));
+        count += b.len() as u64;
+        Ok(())
+    })?;
+    if count != index.len() {
+        return Err(SolveError::Io(format!("{} values for a table of {} positions", count, index.len())));
+    }
     let header = Header {
         rules_id: rules.id().into(),
         rules: rules.spec.clone(),
@@ -162,7 +191,20 @@ pub fn write_table(
     head.extend_from_slice(&(json.len() as u32).to_le_bytes());
     head.extend_from_slice(&json);
     head.resize(head.len().next_multiple_of(8), 0);
-    write_atomic(path, &[&head, &body])
+    // A failure to read the values is kept apart from the file's own errors.
+    let mut failed = None;
+    let written = write_atomic_with(path, |w| {
+        w.write_all(&head)?;
+        blocks(&mut |b| w.write_all(&encode(b, encoding)).map_err(|e| SolveError::Io(format!("{}: {e}", path.display())))).map_err(|e| {
+            let message = e.to_string();
+            failed = Some(e);
+            std::io::Error::other(message)
+        })
+    });
+    match failed {
+        Some(e) => Err(e),
+        None => written,
+    }
 }
 
 /// Writes parts to `path` atomically (see [`crate::atomic`]), creating its

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use ur_rules::{OptionValue, Options, Rules};
-use ur_solve::{solve, Indexer, Layer, Progress, Silent, SolveConfig};
+use ur_solve::{solve, solve_kept, Encoding, Indexer, Layer, Progress, Silent, SolveConfig};
 
 /// Counts the groups loaded from checkpoints.
 #[derive(Default)]
@@ -44,8 +44,8 @@ fn spilled_and_resumed_solves_equal_the_in_memory_solve() {
     assert_eq!(bits(&resumed.values), bits(&in_memory.values));
 }
 
-/// A solve under a memory cap (part of the rows generated in every sweep)
-/// that is interrupted resumes from its checkpoints to the same values.
+/// A solve under a memory cap (part of the rows on disk, read in every
+/// sweep) that is interrupted resumes from its checkpoints to the same values.
 #[test]
 fn an_interrupted_capped_solve_resumes_to_the_same_values() {
     let opts: Options = [("pieces".to_string(), OptionValue::Int(4))].into();
@@ -56,7 +56,7 @@ fn an_interrupted_capped_solve_resumes_to_the_same_values() {
 
     let plan = ur_solve::plan(&rules, &index, true, 2);
     let layout = plan.layout_under((plan.minimum() + plan.peak()) / 2).unwrap();
-    assert!(layout.stored.iter().any(|&f| f < 1.0), "{layout:?}");
+    assert!(layout.disk && layout.stored.iter().any(|&f| f < 1.0), "{layout:?}");
     let dir = tempfile::tempdir().unwrap();
     let ckpt: PathBuf = dir.path().join("ckpt");
     let cfg = SolveConfig { checkpoint: Some(ckpt.clone()), layout: Some(layout), ..one_thread };
@@ -69,4 +69,30 @@ fn an_interrupted_capped_solve_resumes_to_the_same_values() {
     let resumed = solve(&rules, &index, &cfg, &resumed_groups).unwrap();
     assert_eq!(resumed_groups.0.into_inner(), 8);
     assert_eq!(bits(&resumed.values), bits(&in_memory.values));
+}
+
+/// A table written layer by layer from a solve's checkpoints is the table
+/// written from every value gathered in memory, byte for byte, in both
+/// encodings; the values read back are those of the in-memory solve.
+#[test]
+fn a_table_written_from_the_checkpoints_equals_one_written_from_memory() {
+    let opts: Options = [("pieces".to_string(), OptionValue::Int(4))].into();
+    let rules = Rules::builtin_with("finkel", &opts).unwrap();
+    let index = Indexer::new(&rules).unwrap();
+    let one_thread = SolveConfig { threads: 1, ..SolveConfig::default() };
+    let in_memory = solve(&rules, &index, &one_thread, &Silent).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = SolveConfig { checkpoint: Some(dir.path().join("ckpt")), ..one_thread };
+    let kept = solve_kept(&rules, &index, &cfg, &Silent).unwrap();
+    for encoding in [Encoding::U16, Encoding::F64] {
+        let (streamed, gathered) = (dir.path().join("streamed.urt"), dir.path().join("gathered.urt"));
+        kept.write_table(&streamed, &rules, &index, encoding, 1e-12).unwrap();
+        ur_solve::table::write_table(&gathered, &rules, &index, &in_memory.values, encoding, in_memory.residual, 1e-12).unwrap();
+        assert!(std::fs::read(&streamed).unwrap() == std::fs::read(&gathered).unwrap(), "{encoding:?}");
+    }
+    for i in (0..index.len()).step_by(997) {
+        assert_eq!(kept.value(&index, i).unwrap().to_bits(), in_memory.values[i as usize].to_bits(), "{i}");
+    }
+    let values = kept.into_solution(&index).unwrap().values;
+    assert_eq!(bits(&values), bits(&in_memory.values));
 }

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 use ur_rules::Rules;
-use ur_solve::{solve, Encoding, Indexer, Layer, Progress, SolveConfig};
+use ur_solve::{solve_kept, Encoding, Indexer, Layer, Progress, SolveConfig};
 
 /// Where one rule set's table stands.
 #[derive(Clone, Debug, PartialEq)]
@@ -153,8 +153,7 @@ fn solve_one(solving: &Solving, i: usize, rules: &Rules, store: &Path) -> Status
     solving.set(i, Status::Solving(0.0));
     let cfg = SolveConfig { tolerance: 1e-12, threads: 0, checkpoint: Some(checkpoint.clone()), layout };
     let progress = Share { solving, i };
-    let written = solve(rules, &index, &cfg, &progress)
-        .and_then(|s| ur_solve::table::write_table(&out, rules, &index, &s.values, encoding, s.residual, cfg.tolerance));
+    let written = solve_kept(rules, &index, &cfg, &progress).and_then(|s| s.write_table(&out, rules, &index, encoding, cfg.tolerance));
     match written {
         Ok(()) => {
             let _ = std::fs::remove_dir_all(&checkpoint);
