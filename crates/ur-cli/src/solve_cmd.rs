@@ -69,8 +69,9 @@ impl SolveCmd {
         }
         let index = Indexer::new(&rules)?;
         let plan = ur_solve::plan::plan_with_threads(&rules, &index, !self.no_checkpoint, encoding.width() as u64, self.threads);
-        let layout = self.memory.map(|cap| layout_under(&rules, &plan, cap)).transpose()?;
-        let need = plan.peak_with(layout.as_ref().unwrap_or(&plan.full_layout()));
+        let held = ur_solve::plan::resident_bytes();
+        let layout = self.memory.map(|cap| layout_under(&rules, &plan, cap, held)).transpose()?;
+        let need = plan.peak_with(layout.as_ref().unwrap_or(&plan.full_layout())) + held;
         outln!(
             "{} with {} pieces: {} positions (side to move); memory needed {:.2} GiB; table {:.2} MiB",
             rules.id(),
@@ -79,7 +80,7 @@ impl SolveCmd {
             gib(need),
             index.len() as f64 * encoding.width() as f64 / 1048576.0
         )?;
-        print_plan(&plan, layout.as_ref(), self.threads)?;
+        print_plan(&plan, layout.as_ref(), self.threads, held)?;
         if self.plan {
             return Ok(());
         }
@@ -156,25 +157,29 @@ fn gib(bytes: u64) -> f64 {
     bytes as f64 / (1u64 << 30) as f64
 }
 
-/// The layout that keeps the solve under `--memory CAP` (GiB), or why none does.
-fn layout_under(rules: &ur_rules::Rules, plan: &Plan, cap: f64) -> Result<Layout> {
+/// The layout that keeps the solve under `--memory CAP` (GiB), or why none
+/// does. The cap is on the whole process: what it holds already (`held`:
+/// the program, the index) comes first.
+fn layout_under(rules: &ur_rules::Rules, plan: &Plan, cap: f64, held: u64) -> Result<Layout> {
     if !(cap.is_finite() && cap > 0.0) {
         bail!("--memory must be a positive number of GiB, for example --memory 12");
     }
-    plan.layout_under((cap * (1u64 << 30) as f64) as u64).map_err(|need| {
+    let room = ((cap * (1u64 << 30) as f64) as u64).saturating_sub(held);
+    plan.layout_under(room).map_err(|need| {
+        let rest = if plan.disk { "with its whole operator on disk" } else { "generating its whole operator again in every sweep" };
         anyhow::anyhow!(
-            "--memory {cap} GiB is too little for {} with {} pieces: even generating its whole operator again in every sweep, \
-             the solve needs {:.2} GiB; give --memory {:.0} or more, or fewer pieces",
+            "--memory {cap} GiB is too little for {} with {} pieces: even {rest}, the solve needs {:.2} GiB; give --memory {:.0} \
+             or more, or fewer pieces",
             rules.id(),
             rules.pieces(),
-            gib(need),
-            gib(need).ceil()
+            gib(need + held),
+            gib(need + held).ceil()
         )
     })
 }
 
 /// Prints the estimated memory, disk and time of the solve.
-fn print_plan(plan: &Plan, layout: Option<&Layout>, threads: usize) -> Result<()> {
+fn print_plan(plan: &Plan, layout: Option<&Layout>, threads: usize, held: u64) -> Result<()> {
     let full = plan.full_layout();
     let layout = layout.unwrap_or(&full);
     if let Some(g) = plan.peak_group() {
@@ -189,13 +194,15 @@ fn print_plan(plan: &Plan, layout: Option<&Layout>, threads: usize) -> Result<()
         )?;
     }
     outln!(
-        "  memory: {:.2} GiB at the peak with this layout, {:.2} GiB storing every row, {:.2} GiB at least (--memory)",
-        gib(plan.peak_with(layout)),
-        gib(plan.peak()),
-        gib(plan.minimum())
+        "  memory: {:.2} GiB at the peak with this layout, {:.2} GiB storing every row, {:.2} GiB at least (--memory); \
+         each with the {:.2} GiB this program holds already",
+        gib(plan.peak_with(layout) + held),
+        gib(plan.peak() + held),
+        gib(plan.minimum() + held),
+        gib(held)
     )?;
     let rows_on_disk =
-        plan.groups.iter().zip(&layout.stored).filter(|(_, &f)| layout.disk && f < 1.0).map(|(g, &f)| g.rows_on_disk(f)).max();
+        plan.groups.iter().zip(&layout.stored).filter(|(_, &f)| layout.disk() && f < 1.0).map(|(g, &f)| g.rows_on_disk(f)).max();
     match rows_on_disk {
         Some(rows) => outln!(
             "  disk: checkpoints up to {:.2} GiB, compiled rows up to {:.2} GiB (read in every sweep: about {:.0} GiB in all), table {:.2} GiB",

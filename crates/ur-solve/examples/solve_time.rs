@@ -1,9 +1,19 @@
 //! Times a solve: `cargo run --release -p ur-solve --example solve_time -- finkel 3 [threads] [table-to-write]`.
+//! With `SOLVE_MEMORY=GIB` it solves under that cap as `ur solve --memory`
+//! does (checkpoints and rows on disk in a temporary folder); with
+//! `SOLVE_TRACE` set it prints every sweep and the memory in use.
 
 use std::time::Instant;
 
 use ur_rules::{OptionValue, Options, Rules, Side, State};
-use ur_solve::{solve, Indexer, Layer, Progress, SolveConfig, Values};
+use ur_solve::{solve_kept, Indexer, Layer, Progress, SolveConfig};
+
+/// The process's resident memory now, GiB.
+fn rss_gib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kib = status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.split_whitespace().next()?.parse().ok());
+    kib.unwrap_or(0.0) / (1u64 << 20) as f64
+}
 
 /// With `SOLVE_TRACE` set, prints every sweep's change.
 struct Trace(bool, Instant);
@@ -12,17 +22,23 @@ impl Progress for Trace {
         if self.0 {
             let len: u64 = layers.iter().map(|l| l.len).sum();
             eprintln!(
-                "{:8.2}s compiled {} positions: {:.1} bytes a position",
+                "{:8.2}s compiled {} positions: {:.1} bytes a position in memory; {:.2} GiB resident",
                 self.1.elapsed().as_secs_f64(),
                 len,
-                bytes as f64 / len as f64
+                bytes as f64 / len as f64,
+                rss_gib()
             );
         }
     }
     fn sweep(&self, layers: &[Layer], sweep: u32, change: f64) {
         if self.0 {
             let l: Vec<String> = layers.iter().map(|l| format!("{}/{} ({})", l.mine, l.theirs, l.len)).collect();
-            eprintln!("{:8.2}s {} sweep {sweep} change {change:.2e}", self.1.elapsed().as_secs_f64(), l.join(" "));
+            eprintln!(
+                "{:8.2}s {} sweep {sweep} change {change:.2e}; {:.2} GiB resident",
+                self.1.elapsed().as_secs_f64(),
+                l.join(" "),
+                rss_gib()
+            );
         }
     }
 }
@@ -36,13 +52,20 @@ fn main() {
     let rules = Rules::builtin_with(id, &opts).expect("known rule set");
     let started = Instant::now();
     let index = Indexer::new(&rules).expect("solvable");
-    let cfg = SolveConfig { threads, ..SolveConfig::default() };
-    let sol = solve(&rules, &index, &cfg, &Trace(std::env::var_os("SOLVE_TRACE").is_some(), started)).expect("solves");
-    let p = sol.get(index.rank(&State::start(&rules, Side::Light)));
+    let mut cfg = SolveConfig { threads, ..SolveConfig::default() };
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    if let Some(cap) = std::env::var("SOLVE_MEMORY").ok().and_then(|c| c.parse::<f64>().ok()) {
+        let plan = ur_solve::plan::plan_with_threads(&rules, &index, true, 2, threads);
+        let held = ur_solve::plan::resident_bytes();
+        let layout = plan.layout_under((cap * (1u64 << 30) as f64) as u64 - held).expect("a layout under the cap");
+        eprintln!("plan: {:.2} GiB at the peak", (plan.peak_with(&layout) + held) as f64 / (1u64 << 30) as f64);
+        cfg.layout = Some(layout);
+        cfg.checkpoint = Some(folder.path().join("ckpt"));
+    }
+    let sol = solve_kept(&rules, &index, &cfg, &Trace(std::env::var_os("SOLVE_TRACE").is_some(), started)).expect("solves");
+    let p = sol.value(&index, index.rank(&State::start(&rules, Side::Light))).expect("the start value");
     if let Some(out) = args.get(4) {
-        let encoding = ur_solve::Encoding::U16;
-        ur_solve::table::write_table(out.as_ref(), &rules, &index, &sol.values, encoding, sol.residual, cfg.tolerance)
-            .expect("table written");
+        sol.write_table(out.as_ref(), &rules, &index, ur_solve::Encoding::U16, cfg.tolerance).expect("table written");
     }
     println!(
         "{id} pieces={pieces} positions={} scheme={} time={:.3}s sweeps={} residual={:.2e} start={:.10}%",

@@ -95,6 +95,18 @@ struct Chunk {
     choices: Box<[AtomicU8]>,
 }
 
+/// How a group's compiled rows are kept.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Keep<'a> {
+    /// The rows of this share of the chunks, spread evenly, in memory; the
+    /// others generated again in every sweep.
+    Share(f64),
+    /// Rows in memory up to this many bytes (besides their choices),
+    /// counted as the chunks are compiled; the others in a file in this
+    /// folder, read in every sweep. `u64::MAX`: every row in memory.
+    Budget(u64, &'a Path),
+}
+
 /// Where a chunk's rows are.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Storage {
@@ -161,7 +173,10 @@ impl Spill {
             refs: len(rows.refs.len()),
         };
         match self.file.write_all_at(buf, offset) {
-            Ok(()) => Some(at),
+            Ok(()) => {
+                start_writeback(&self.file, offset, buf.len());
+                Some(at)
+            }
             Err(e) => {
                 self.fail("write", e);
                 None
@@ -189,6 +204,20 @@ impl Spill {
     }
 }
 
+/// Starts writing a range of the file to disk now, so written rows do not
+/// pile up as dirty pages in memory (a memory-capped process could be
+/// stopped for them before the kernel writes them back).
+fn start_writeback(file: &File, offset: u64, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: a plain system call on an open descriptor; it only starts writeback.
+        unsafe { libc::sync_file_range(file.as_raw_fd(), offset as i64, len as i64, libc::SYNC_FILE_RANGE_WRITE) };
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (file, offset, len);
+}
+
 /// The rows a sweep reads: a stored chunk's, one read from disk, or one
 /// generated again.
 struct RowsView<'a> {
@@ -214,6 +243,12 @@ struct Rows {
 }
 
 impl Rows {
+    /// The bytes its rows take in memory, besides their choices.
+    fn stored_bytes(&self) -> u64 {
+        let n = |len: usize, size: usize| (len * size) as u64;
+        n(self.pairs.len(), 8) + n(self.counts.len(), 1) + n(self.consts.len(), 8) + n(self.refs.len(), 4)
+    }
+
     fn clear(&mut self) {
         self.pairs.clear();
         self.counts.clear();
@@ -388,31 +423,25 @@ impl<'b> Operator<'b> {
     /// storing every row.
     #[cfg(test)]
     pub(crate) fn build(b: &'b Bellman<'b>, group: &[Layer], values: &[AtomicU64]) -> Operator<'b> {
-        Self::build_storing(b, group, values, 1.0, None).expect("no file")
+        Self::build_keeping(b, group, values, Keep::Share(1.0)).expect("no file")
     }
 
-    /// Compiles the operator, storing the rows of a fraction `stored` of
-    /// its chunks in memory. With `disk`, the others wait in an unnamed
-    /// file in that folder and every sweep reads them; without, they keep
-    /// their constants and choices only and are generated again in every
-    /// sweep. Same results, more time.
+    /// Compiles the operator, keeping its rows as `keep` says. Same
+    /// results whatever is kept where; more time for what is not in memory.
     ///
     /// # Errors
     /// The rows cannot be written to the file.
-    pub(crate) fn build_storing(
-        b: &'b Bellman<'b>,
-        group: &[Layer],
-        values: &[AtomicU64],
-        stored: f64,
-        disk: Option<&Path>,
-    ) -> Result<Operator<'b>, String> {
+    pub(crate) fn build_keeping(b: &'b Bellman<'b>, group: &[Layer], values: &[AtomicU64], keep: Keep) -> Result<Operator<'b>, String> {
         // Every position of the lower layer is the other side's view of one
         // in the upper layer, so the pairs of the upper layer cover both.
         let (upper, base, len) = extent(group);
-        let spill = match disk {
-            Some(dir) if stored < 1.0 => Some(Spill::new(dir).map_err(|e| format!("cannot keep compiled rows in {}: {e}", dir.display()))?),
+        let spill = match keep {
+            Keep::Budget(budget, dir) if budget < u64::MAX => {
+                Some(Spill::new(dir).map_err(|e| format!("cannot keep compiled rows in {}: {e}", dir.display()))?)
+            }
             _ => None,
         };
+        let used = AtomicU64::new(0);
         let chunks = (0..upper.len.div_ceil(CHUNK))
             .into_par_iter()
             .map_init(
@@ -420,10 +449,18 @@ impl<'b> Operator<'b> {
                 |(rows, buf), c| {
                     let range = chunk_range(&upper, c);
                     compile_rows(b, &upper, range, (base, len), values, rows);
-                    let storage = match &spill {
-                        _ if is_stored(c, stored) => Storage::Memory,
-                        Some(spill) => spill.write(rows, buf).map_or(Storage::Generated, Storage::Disk),
-                        None => Storage::Generated,
+                    let storage = match (keep, &spill) {
+                        (Keep::Share(stored), _) if is_stored(c, stored) => Storage::Memory,
+                        (Keep::Share(_), _) => Storage::Generated,
+                        (Keep::Budget(budget, _), Some(spill)) => {
+                            let bytes = rows.stored_bytes();
+                            if used.fetch_add(bytes, Relaxed) + bytes <= budget {
+                                Storage::Memory
+                            } else {
+                                spill.write(rows, buf).map_or(Storage::Generated, Storage::Disk)
+                            }
+                        }
+                        (Keep::Budget(..), None) => Storage::Memory,
                     };
                     rows.to_chunk(range, storage)
                 },

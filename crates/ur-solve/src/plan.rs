@@ -27,14 +27,27 @@ pub struct GroupPlan {
 }
 
 /// Which fraction of each group's operator rows is stored in memory; the
-/// rest waits in a file and is read in every sweep (`disk`), or is
+/// rest waits in a file and is read in every sweep (`memory_rows`), or is
 /// generated again in every sweep (same values, more time).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
+    /// Per group, the share of the rows stored in memory (spread evenly
+    /// over the group when the rest is generated again).
     pub stored: Vec<f64>,
-    /// Rows not in memory are kept in a file in the checkpoint folder (the
-    /// system's temporary folder without one), not generated again.
-    pub disk: bool,
+    /// With the rest on disk: per group, the bytes of rows (their pairs,
+    /// counts, constants and references) held in memory at most, counted
+    /// as they are compiled, so the cap holds whatever the estimate's
+    /// error; the others wait in a file in the checkpoint folder (the
+    /// system's temporary folder without one). `None`: they are generated
+    /// again in every sweep.
+    pub memory_rows: Option<Vec<u64>>,
+}
+
+impl Layout {
+    /// Whether rows not in memory wait on disk.
+    pub fn disk(&self) -> bool {
+        self.memory_rows.is_some()
+    }
 }
 
 /// Estimated sweeps of a large group, for the cost of rows generated again
@@ -134,32 +147,50 @@ impl Plan {
     /// cost about one compilation per sweep (rows read from disk cost the
     /// disk's time instead, see [`Plan::disk_reads`]).
     pub fn cpu_seconds_with(&self, layout: &Layout) -> f64 {
-        let again = |f: f64| if layout.disk { 0.0 } else { (1.0 - f) * SWEEPS_OF_A_GROUP };
+        let again = |f: f64| if layout.disk() { 0.0 } else { (1.0 - f) * SWEEPS_OF_A_GROUP };
         self.groups.iter().zip(&layout.stored).map(|(g, &f)| g.compile_seconds * (SOLVE_PER_COMPILE + again(f))).sum()
     }
 
     /// Estimated bytes read from disk over the whole solve with a layout.
     pub fn disk_reads(&self, layout: &Layout) -> u64 {
-        if !layout.disk {
+        if !layout.disk() {
             return 0;
         }
         let per_sweep = |g: &GroupPlan, f: f64| if f < 1.0 { g.rows_on_disk(f) } else { 0 };
         self.groups.iter().zip(&layout.stored).map(|(g, &f)| (per_sweep(g, f) as f64 * SWEEPS_OF_A_GROUP) as u64).sum()
     }
 
+    /// The layout storing these shares of each group's rows in memory, the
+    /// rest on disk when the plan keeps checkpoints; `None` when the shares
+    /// do not match the groups.
+    pub fn layout_storing(&self, stored: Vec<f64>) -> Option<Layout> {
+        if stored.len() != self.groups.len() {
+            return None;
+        }
+        let budget = |g: &GroupPlan, f: f64| {
+            if f >= 1.0 {
+                u64::MAX
+            } else {
+                ((g.rows.total() - g.rows_minimum(true)) as f64 * f) as u64
+            }
+        };
+        let memory_rows = self.disk.then(|| self.groups.iter().zip(&stored).map(|(g, &f)| budget(g, f)).collect());
+        Some(Layout { stored, memory_rows })
+    }
+
     /// Every row of every group stored: the fastest layout.
     pub fn full_layout(&self) -> Layout {
-        Layout { stored: vec![1.0; self.groups.len()], disk: false }
+        Layout { stored: vec![1.0; self.groups.len()], memory_rows: None }
     }
 
     /// Peak bytes in memory with a layout.
     pub fn peak_with(&self, layout: &Layout) -> u64 {
-        self.groups.iter().zip(&layout.stored).map(|(g, &f)| g.peak_storing(f, layout.disk)).fold(self.finish, u64::max)
+        self.groups.iter().zip(&layout.stored).map(|(g, &f)| g.peak_storing(f, layout.disk())).fold(self.finish, u64::max)
     }
 
     /// The least memory a solve can run in: no rows stored.
     pub fn minimum(&self) -> u64 {
-        self.peak_with(&Layout { stored: vec![0.0; self.groups.len()], disk: self.disk })
+        self.layout_storing(vec![0.0; self.groups.len()]).map_or(self.finish, |l| self.peak_with(&l))
     }
 
     /// The fastest layout whose estimated peak stays within `cap` bytes
@@ -171,7 +202,7 @@ impl Plan {
             return Err((self.minimum() as f64 / CAP_MARGIN) as u64);
         }
         let stored: Option<Vec<f64>> = self.groups.iter().map(|g| g.stored_under(cap, self.disk)).collect();
-        stored.map(|stored| Layout { stored, disk: self.disk }).ok_or_else(|| (self.minimum() as f64 / CAP_MARGIN) as u64)
+        stored.and_then(|stored| self.layout_storing(stored)).ok_or_else(|| (self.minimum() as f64 / CAP_MARGIN) as u64)
     }
 }
 
@@ -214,6 +245,16 @@ pub fn plan(rules: &Rules, index: &Indexer, spill: bool, table_width: u64) -> Pl
         table_bytes: index.len() * table_width,
         disk: spill,
     }
+}
+
+/// The memory this process holds now (its resident set), which a solve's
+/// estimate does not count: the program, the index's tables, what the
+/// plan's sample left with the allocator. A cap on a whole process leaves
+/// this out first. 0 where it cannot be read.
+pub fn resident_bytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kib = status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok());
+    kib.unwrap_or(0) * 1024
 }
 
 /// Runs [`plan`] on a pool of `threads` threads (0 = all cores).

@@ -10,7 +10,8 @@ use crate::anderson::Anderson;
 use crate::checkpoint::Checkpoints;
 use crate::huge::{HugeArray, Zeroable};
 use crate::index::{Indexer, Layer};
-use crate::operator::{Mode, Moves, Operator};
+use crate::operator::{Keep, Mode, Moves, Operator};
+use crate::plan::Layout;
 use crate::SolveError;
 
 /// Win probabilities of the side to move, by index.
@@ -255,13 +256,17 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
     let bellman = Bellman::new(rules, index);
     let groups = layer_groups(index);
     let releases = crate::checkpoint::releases(index, &groups);
-    let disk = cfg.layout.as_ref().filter(|l| l.disk).map(|_| cfg.checkpoint.clone().unwrap_or_else(std::env::temp_dir));
+    let disk = cfg.checkpoint.clone().unwrap_or_else(std::env::temp_dir);
     let (mut residual, mut sweeps, mut done) = (0.0f64, 0u64, 0u64);
     for (g, (group, released)) in groups.iter().zip(&releases).enumerate() {
         progress.layers_started(group, done, index.len());
         let resumed = checkpoints.as_ref().map(|c| c.load(group, &values)).transpose()? == Some(true);
-        let stored = cfg.layout.as_ref().and_then(|l| <[f64]>::get(&l.stored, g).copied()).unwrap_or(1.0);
-        let op = (!resumed).then(|| compile_group(&bellman, group, &values, stored, disk.as_deref())).transpose()?;
+        let keep = match &cfg.layout {
+            Some(Layout { memory_rows: Some(budget), .. }) => Keep::Budget(budget.get(g).copied().unwrap_or(u64::MAX), &disk),
+            Some(l) => Keep::Share(<[f64]>::get(&l.stored, g).copied().unwrap_or(1.0)),
+            None => Keep::Share(1.0),
+        };
+        let op = (!resumed).then(|| compile_group(&bellman, group, &values, keep)).transpose()?;
         if checkpoints.is_some() {
             // No later group reads them, and this one is compiled.
             release(&mut values, released);
@@ -376,19 +381,12 @@ fn huge<T: Zeroable>(len: u64, what: &str) -> Result<HugeArray<T>, SolveError> {
 }
 
 /// Starts the group's values at one half and compiles its operator,
-/// storing the rows of a fraction `stored` of it in memory (the others in
-/// a file in `disk`, or generated in every sweep).
-fn compile_group<'b>(
-    b: &'b Bellman<'b>,
-    group: &[Layer],
-    values: &[AtomicU64],
-    stored: f64,
-    disk: Option<&std::path::Path>,
-) -> Result<Operator<'b>, SolveError> {
+/// keeping its rows as `keep` says.
+fn compile_group<'b>(b: &'b Bellman<'b>, group: &[Layer], values: &[AtomicU64], keep: Keep) -> Result<Operator<'b>, SolveError> {
     for l in group {
         values[l.range()].par_iter().for_each(|v| v.store(0.5f64.to_bits(), Relaxed));
     }
-    Operator::build_storing(b, group, values, stored, disk).map_err(SolveError::Io)
+    Operator::build_keeping(b, group, values, keep).map_err(SolveError::Io)
 }
 
 fn release(values: &mut HugeArray<AtomicU64>, layers: &[Layer]) {

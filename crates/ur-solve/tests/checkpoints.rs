@@ -56,7 +56,7 @@ fn an_interrupted_capped_solve_resumes_to_the_same_values() {
 
     let plan = ur_solve::plan(&rules, &index, true, 2);
     let layout = plan.layout_under((plan.minimum() + plan.peak()) / 2).unwrap();
-    assert!(layout.disk && layout.stored.iter().any(|&f| f < 1.0), "{layout:?}");
+    assert!(layout.disk() && layout.stored.iter().any(|&f| f < 1.0), "{layout:?}");
     let dir = tempfile::tempdir().unwrap();
     let ckpt: PathBuf = dir.path().join("ckpt");
     let cfg = SolveConfig { checkpoint: Some(ckpt.clone()), layout: Some(layout), ..one_thread };

@@ -35,7 +35,7 @@ fn storing_part_of_the_rows_gives_the_same_values_on_every_race_set() {
         // No rows stored makes every sweep compile again: one set suffices.
         let shares: &[f64] = if id == "finkel" { &[0.0, 0.5] } else { &[0.5] };
         for &stored in shares {
-            let cfg = SolveConfig { layout: Some(Layout { stored: vec![stored; groups], disk: false }), ..all.clone() };
+            let cfg = SolveConfig { layout: Some(Layout { stored: vec![stored; groups], memory_rows: None }), ..all.clone() };
             let part = solve(&rules, &index, &cfg, &Silent).unwrap();
             assert_eq!(bits(&part.values), bits(&full.values), "{id}, {stored} of the rows stored");
             assert_eq!((part.residual, part.sweeps), (full.residual, full.sweeps), "{id}");
@@ -48,12 +48,13 @@ fn rows_kept_on_disk_give_the_same_values_on_every_race_set() {
     for id in race_sets() {
         let rules = rules(id, 2);
         let index = Indexer::new(&rules).unwrap();
-        let groups = plan(&rules, &index, false, 2).groups.len();
+        let plan = plan(&rules, &index, true, 2);
         let all = SolveConfig { threads: 1, ..SolveConfig::default() };
         let full = solve(&rules, &index, &all, &Silent).unwrap();
         let dir = tempfile::tempdir().unwrap();
         for stored in [0.0, 0.5] {
-            let layout = Layout { stored: vec![stored; groups], disk: true };
+            let layout = plan.layout_storing(vec![stored; plan.groups.len()]).unwrap();
+            assert!(layout.disk(), "{id}");
             let cfg = SolveConfig { layout: Some(layout), checkpoint: Some(dir.path().join(format!("ckpt-{stored}"))), ..all.clone() };
             let part = solve(&rules, &index, &cfg, &Silent).unwrap();
             assert_eq!(bits(&part.values), bits(&full.values), "{id}, {stored} of the rows in memory, the rest on disk");
@@ -75,10 +76,10 @@ fn a_capped_layout_keeps_rows_on_disk_when_checkpoints_are_kept() {
     let least = kept.minimum();
     assert!(least < none.minimum(), "on disk the constants leave memory too: {least} against {}", none.minimum());
     let layout = kept.layout_under(least + (kept.peak() - least) / 4).unwrap();
-    assert!(layout.disk && layout.stored.iter().any(|&f| f < 1.0), "{layout:?}");
+    assert!(layout.disk() && layout.stored.iter().any(|&f| f < 1.0), "{layout:?}");
     assert_eq!(kept.cpu_seconds_with(&layout), kept.cpu_seconds(), "reading rows costs the disk's time, not the processor's");
     assert!(kept.disk_reads(&layout) > 0);
-    assert!(!none.layout_under(none.minimum() + 1 << 20).unwrap().disk);
+    assert!(!none.layout_under((none.minimum() + none.peak()) / 2).unwrap().disk());
 }
 
 #[test]

@@ -509,3 +509,27 @@ fn named_birds_are_judged_by_their_network() {
     assert!(error(&r[3]).contains("leave out"), "{}", r[3]);
     assert!(error(&r[5]).contains("named pieces"), "{}", r[5]);
 }
+
+/// `ur solve --memory` keeps the solve under the cap by keeping compiled
+/// rows on disk: the table it writes is byte for byte the table of a solve
+/// without a cap, `--plan` says how much goes to disk, and a cap too small
+/// for any layout is refused with what the solve needs.
+#[test]
+fn a_solve_under_a_memory_cap_writes_the_same_table() {
+    let dir = work_dir();
+    let (plain, capped) = (dir.join("finkel-4-plain.urt"), dir.join("finkel-4-capped.urt"));
+    let base = ["solve", "finkel", "--pieces", "4", "--threads", "1", "--quiet"];
+    run_ok(&[&base[..], &["--out", path_str(&plain)]].concat());
+    let plan = run_ok(&[&base[..], &["--plan", "--memory", "0.05"]].concat());
+    let stored = plan.lines().find(|l| l.contains("largest group")).unwrap_or_else(|| panic!("{plan}"));
+    assert!(!stored.contains("100 % of it stored"), "{plan}");
+    assert!(plan.contains("compiled rows up to") && plan.contains("read in every sweep"), "{plan}");
+    let out = run_ok(&[&base[..], &["--memory", "0.05", "--out", path_str(&capped)]].concat());
+    assert!(out.contains("table written to"), "{out}");
+    assert!(fs::read(&plain).unwrap() == fs::read(&capped).unwrap(), "the capped table differs");
+    run_fails(
+        &[&base[..], &["--memory", "0.001", "--out", path_str(&dir.join("never.urt"))]].concat(),
+        &["is too little", "give --memory"],
+    );
+    assert!(!dir.join("never.urt").exists());
+}
