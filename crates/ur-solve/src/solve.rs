@@ -315,14 +315,17 @@ impl Solved {
         self.checkpoint.as_deref().map(|dir| Checkpoints { dir })
     }
 
-    /// The value at `index`.
+    /// The value at index `i`.
     ///
     /// # Errors
-    /// Its checkpoint file cannot be read.
+    /// `i` is past the index, or its checkpoint file cannot be read.
     pub fn value(&self, index: &Indexer, i: u64) -> Result<f64, SolveError> {
+        if i >= index.len() {
+            return Err(SolveError::Io(format!("no position {i}: the table has {}", index.len())));
+        }
         match (self.released.iter().find(|l| l.range().contains(&(i as usize))), self.checkpoints()) {
             (Some(l), Some(c)) => c.read_one(l, i - l.start),
-            _ => Ok(Values::get(&*self.values, i.min(index.len().saturating_sub(1)))),
+            _ => Ok(Values::get(&*self.values, i)),
         }
     }
 

@@ -20,15 +20,22 @@ fn bits(values: &[f64]) -> Vec<u64> {
     values.iter().map(|v| v.to_bits()).collect()
 }
 
-#[test]
-fn spilled_and_resumed_solves_equal_the_in_memory_solve() {
-    // Four pieces: layers large enough (megabytes) that released memory is
-    // really returned, so a stray read of a released layer would show.
+/// 4-piece Finkel, a one-thread configuration (two threads make runs
+/// differ in the last bits), and its values solved in memory.
+fn finkel4() -> (Rules, Indexer, SolveConfig, ur_solve::Solution) {
     let opts: Options = [("pieces".to_string(), OptionValue::Int(4))].into();
     let rules = Rules::builtin_with("finkel", &opts).unwrap();
     let index = Indexer::new(&rules).unwrap();
     let one_thread = SolveConfig { threads: 1, ..SolveConfig::default() };
     let in_memory = solve(&rules, &index, &one_thread, &Silent).unwrap();
+    (rules, index, one_thread, in_memory)
+}
+
+#[test]
+fn spilled_and_resumed_solves_equal_the_in_memory_solve() {
+    // Four pieces: layers large enough (megabytes) that released memory is
+    // really returned, so a stray read of a released layer would show.
+    let (rules, index, one_thread, in_memory) = finkel4();
 
     let dir = tempfile::tempdir().unwrap();
     let ckpt: PathBuf = dir.path().join("ckpt");
@@ -48,11 +55,7 @@ fn spilled_and_resumed_solves_equal_the_in_memory_solve() {
 /// sweep) that is interrupted resumes from its checkpoints to the same values.
 #[test]
 fn an_interrupted_capped_solve_resumes_to_the_same_values() {
-    let opts: Options = [("pieces".to_string(), OptionValue::Int(4))].into();
-    let rules = Rules::builtin_with("finkel", &opts).unwrap();
-    let index = Indexer::new(&rules).unwrap();
-    let one_thread = SolveConfig { threads: 1, ..SolveConfig::default() };
-    let in_memory = solve(&rules, &index, &one_thread, &Silent).unwrap();
+    let (rules, index, one_thread, in_memory) = finkel4();
 
     let plan = ur_solve::plan(&rules, &index, true, 2);
     let layout = plan.layout_under((plan.minimum() + plan.peak()) / 2).unwrap();
@@ -76,11 +79,7 @@ fn an_interrupted_capped_solve_resumes_to_the_same_values() {
 /// encodings; the values read back are those of the in-memory solve.
 #[test]
 fn a_table_written_from_the_checkpoints_equals_one_written_from_memory() {
-    let opts: Options = [("pieces".to_string(), OptionValue::Int(4))].into();
-    let rules = Rules::builtin_with("finkel", &opts).unwrap();
-    let index = Indexer::new(&rules).unwrap();
-    let one_thread = SolveConfig { threads: 1, ..SolveConfig::default() };
-    let in_memory = solve(&rules, &index, &one_thread, &Silent).unwrap();
+    let (rules, index, one_thread, in_memory) = finkel4();
     let dir = tempfile::tempdir().unwrap();
     let cfg = SolveConfig { checkpoint: Some(dir.path().join("ckpt")), ..one_thread };
     let kept = solve_kept(&rules, &index, &cfg, &Silent).unwrap();
