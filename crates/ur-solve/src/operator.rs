@@ -184,19 +184,6 @@ impl Spill {
         }
     }
 
-    /// Asks the kernel to start reading a chunk's rows, so that a later
-    /// [`Spill::read`] finds them in memory (a hint: nothing fails).
-    fn prefetch(&self, at: &DiskRows) {
-        #[cfg(target_os = "linux")]
-        {
-            use std::os::fd::AsRawFd;
-            // SAFETY: a plain system call on an open descriptor; it only schedules reads.
-            unsafe { libc::posix_fadvise(self.file.as_raw_fd(), at.offset as i64, at.bytes() as i64, libc::POSIX_FADV_WILLNEED) };
-        }
-        #[cfg(not(target_os = "linux"))]
-        let _ = at;
-    }
-
     /// Reads a chunk's rows into `rows`; false (the error kept) on failure.
     fn read(&self, at: &DiskRows, rows: &mut Rows, buf: &mut Vec<u8>) -> bool {
         buf.resize(at.bytes(), 0);
@@ -566,19 +553,14 @@ impl<'b> Operator<'b> {
     fn sweep_reading<const M: u8>(&self, values: &[AtomicU64], mode: &Mode) -> f64 {
         self.chunks
             .par_iter()
-            .enumerate()
             .map_init(
                 || (Rows::default(), Vec::new()),
-                |(rows, buf), (k, c)| {
+                |(rows, buf), c| {
                     let view = match (&c.storage, &self.spill) {
                         (Storage::Memory, _) => {
                             RowsView { pairs: &c.pairs, counts: &c.counts, consts: &c.consts, refs: &c.refs, choices: &c.choices }
                         }
                         (Storage::Disk(at), Some(spill)) => {
-                            // A thread mostly takes the next chunk next: its rows load meanwhile.
-                            if let Some(Storage::Disk(next)) = self.chunks.get(k + 1).map(|c| c.storage) {
-                                spill.prefetch(&next);
-                            }
                             if !spill.read(at, rows, buf) {
                                 // The solve stops with the error; this sweep certifies nothing.
                                 return f64::INFINITY;
