@@ -10,11 +10,8 @@ use ur_solve::{solve_kept, Indexer, Layer, Progress, SolveConfig};
 
 /// The process's resident memory now, GiB.
 fn rss_gib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let kib = status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.split_whitespace().next()?.parse().ok());
-    kib.unwrap_or(0.0) / (1u64 << 20) as f64
+    ur_solve::plan::resident_bytes() as f64 / (1u64 << 30) as f64
 }
-
 /// With `SOLVE_TRACE` set, prints every sweep's change.
 struct Trace(bool, Instant);
 impl Progress for Trace {

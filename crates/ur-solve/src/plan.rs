@@ -88,7 +88,7 @@ impl GroupPlan {
     /// Bytes of rows on disk, read in every sweep, when a fraction `stored`
     /// is in memory.
     pub fn rows_on_disk(&self, stored: f64) -> u64 {
-        self.rows.total() - self.rows_storing(stored, true) + self.rows.choices
+        self.rows.total() - self.rows_storing(stored, true)
     }
 
     /// The group's peak when a fraction `stored` of its rows is stored.
