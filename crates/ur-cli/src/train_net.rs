@@ -67,6 +67,11 @@ pub struct TrainNetCmd {
     /// share (0.01 to 0.1) for leaky ones, which cannot die.
     #[arg(long, default_value_t = 0.0)]
     leak: f32,
+    /// Race rule sets: before self-play, fit the network to N turn starts
+    /// valued by the built-in linear evaluation (its one-roll backup), from
+    /// games that evaluation plays, so self-play starts from its judgement.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    warm_start: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Where to write the network (JSON).
@@ -107,6 +112,7 @@ impl TrainNetCmd {
             max_turns: self.max_turns,
             start_off: self.start_off,
             leak: self.leak,
+            warm_start: self.warm_start,
             seed: self.seed,
         })
     }
@@ -138,9 +144,10 @@ impl TrainNetCmd {
     pub fn run(self) -> Result<()> {
         let rules = self.subject()?;
         self.rules.new_game(ur_rules::Side::Light)?;
-        if self.start_off > 0 && matches!(rules, Subject::Game { .. }) {
+        if (self.start_off > 0 || self.warm_start > 0) && matches!(rules, Subject::Game { .. }) {
             bail!(
-                "--start-off is for race rule sets without named pieces; '{}' trains from its start only, so leave it out",
+                "--start-off and --warm-start are for race rule sets without named pieces; '{}' trains from its start only \
+                 and from random weights, so leave them out",
                 self.rules.rules
             );
         }
@@ -234,11 +241,12 @@ impl TrainNetCmd {
     fn command_line(&self) -> String {
         let rules = self.rules.command_args();
         format!(
-            "ur train-net {rules} --games {} --games-per-iteration {} --hidden {} --lambda {} --explore {} --keep {} --learning-rate {} --final-rate {} --epochs {} --batch {} --max-turns {}{}{} --seed {}",
+            "ur train-net {rules} --games {} --games-per-iteration {} --hidden {} --lambda {} --explore {} --keep {} --learning-rate {} --final-rate {} --epochs {} --batch {} --max-turns {}{}{}{} --seed {}",
             self.games, self.games_per_iteration, self.hidden, self.lambda, self.explore, self.keep,
             self.learning_rate, self.final_rate, self.epochs, self.batch, self.max_turns,
             if self.start_off > 0 { format!(" --start-off {}", self.start_off) } else { String::new() },
             if self.leak > 0.0 { format!(" --leak {}", self.leak) } else { String::new() },
+            if self.warm_start > 0 { format!(" --warm-start {}", self.warm_start) } else { String::new() },
             self.seed
         )
     }

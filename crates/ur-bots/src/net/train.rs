@@ -27,6 +27,7 @@ use super::mlp::{Adam, Mlp};
 use super::observe::Observer;
 use super::RaceNet;
 use crate::chance::merged_throws;
+use crate::eval::Evaluator;
 use crate::selfplay::{play, targets, Link, PlaySettings};
 
 /// Settings of a training run.
@@ -56,6 +57,11 @@ pub struct NetTrainConfig {
     /// The hidden units' slope below zero (0: plain rectifiers).
     #[serde(default)]
     pub leak: f32,
+    /// Race rule sets: before self-play, fit the network to this many turn
+    /// starts valued by the built-in linear evaluation's one-roll backup,
+    /// from games it plays itself (0: start from random weights).
+    #[serde(default)]
+    pub warm_start: usize,
     pub seed: u64,
 }
 
@@ -75,6 +81,7 @@ impl Default for NetTrainConfig {
             max_turns: 2000,
             start_off: 0,
             leak: 0.0,
+            warm_start: 0,
             seed: 1,
         }
     }
@@ -199,6 +206,9 @@ impl Trainer {
         let cfg = &cfg;
         let iteration = self.reports.len() as u32;
         let n_games = u64::from(cfg.games_per_iteration).min(cfg.games - self.games_done);
+        if let (Subject::Race(rules), true) = (subject, self.reports.is_empty() && cfg.warm_start > 0) {
+            self.warm_start(rules);
+        }
         let games = match subject {
             Subject::Race(rules) => self.race_games(rules, iteration, n_games),
             Subject::Game { id, options } => self.other_games(id, options, iteration, n_games),
@@ -240,15 +250,47 @@ impl Trainer {
                     .iter()
                     .zip(ys)
                     .filter(|(s, _)| s.keep && s.link != Link::Cut)
-                    .map(|(s, y)| {
-                        let mut x = vec![0.0; encoder.len()];
-                        encoder.encode(&s.st, &mut x);
-                        (x, y as f32)
-                    })
+                    .map(|(s, y)| (encoded(&encoder, &s.st), y as f32))
                     .collect();
                 (kept, steps.len())
             })
             .collect()
+    }
+
+    /// Fits the fresh network to the linear evaluation's one-roll backups
+    /// over `warm_start` turn starts of games that evaluation plays, so
+    /// self-play starts from its judgement rather than from one value for
+    /// every position, which long games of heavy luck hardly leave.
+    fn warm_start(&mut self, rules: &Arc<Rules>) {
+        let cfg = self.config.clone();
+        let linear = Evaluator::new(rules.clone());
+        let encoder = RaceEncoder::new(rules.clone());
+        let throws = merged_throws(rules);
+        let settings = PlaySettings { max_turns: cfg.max_turns, keep: cfg.keep, backup_depth: 1, start_off: cfg.start_off };
+        let mut samples: Vec<(Vec<f32>, f32)> = Vec::with_capacity(cfg.warm_start);
+        let mut first = 0u64;
+        while samples.len() < cfg.warm_start {
+            let batch: Vec<Vec<(Vec<f32>, f32)>> = (first..first + 64)
+                .into_par_iter()
+                .map(|g| {
+                    let mut rng = Xoshiro256PlusPlus::seed_from_u64(game_seed(cfg.seed ^ WARM_SEED, 0, g));
+                    let eps = cfg.explore * (g % 4) as f64 / 3.0;
+                    let (steps, _) = play(rules, &linear, &throws, eps, None, &settings, &mut rng);
+                    steps.iter().filter(|s| s.keep).map(|s| (encoded(&encoder, &s.st), s.backup as f32)).collect()
+                })
+                .collect();
+            samples.extend(batch.into_iter().flatten());
+            first += 64;
+        }
+        samples.truncate(cfg.warm_start);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed ^ WARM_SEED);
+        let mut order: Vec<usize> = (0..samples.len()).collect();
+        for _ in 0..WARM_EPOCHS {
+            order.shuffle(&mut rng);
+            for batch in order.chunks(cfg.batch.max(1)) {
+                self.minibatch(&samples, batch, cfg.learning_rate);
+            }
+        }
     }
 
     /// Learns from one iteration's games.
@@ -306,6 +348,17 @@ impl Trainer {
     }
 }
 
+/// Passes over the warm start's positions.
+const WARM_EPOCHS: usize = 4;
+/// Mixed into the run's seed for the warm start's games and order.
+const WARM_SEED: u64 = 0x77a2_3d5f_0c1b_9e48;
+
+fn encoded(encoder: &RaceEncoder, st: &ur_rules::State) -> Vec<f32> {
+    let mut x = vec![0.0; encoder.len()];
+    encoder.encode(st, &mut x);
+    x
+}
+
 /// A game's seed: the run's seed, the iteration and the game's number mixed.
 fn game_seed(seed: u64, iteration: u32, game: u64) -> u64 {
     let mut z = seed ^ u64::from(iteration).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ game.wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -356,6 +409,38 @@ mod tests {
         assert!(a.reports.iter().all(|r| r.positions > 0 && r.after_rmse_pp.is_finite()));
         assert_eq!(a, run(1));
         assert_eq!(a, run(2));
+    }
+
+    #[test]
+    fn a_warm_start_fits_the_linear_evaluation_first_and_is_deterministic() {
+        let rules = finkel(2);
+        let subject = Subject::Race(rules.clone());
+        let cfg = NetTrainConfig {
+            games: 20,
+            games_per_iteration: 20,
+            hidden: 8,
+            learning_rate: 1e-2,
+            warm_start: 4000,
+            ..NetTrainConfig::default()
+        };
+        let run = |cfg: &NetTrainConfig| {
+            let mut t = Trainer::new(&subject, cfg.clone());
+            t.step(&subject);
+            t
+        };
+        let (warm, cold) = (run(&cfg), run(&NetTrainConfig { warm_start: 0, ..cfg.clone() }));
+        assert_eq!(warm, run(&cfg));
+        // Fitted to the linear judgement, the network's values lie near it on positions of play.
+        let linear = Evaluator::new(rules.clone());
+        let encoder = RaceEncoder::new(rules.clone());
+        let settings = PlaySettings { max_turns: 200, keep: 1.0, backup_depth: 1, start_off: 0 };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        let (steps, _) = play(&rules, &linear, &merged_throws(&rules), 0.3, None, &settings, &mut rng);
+        let off = |t: &Trainer| {
+            let d: f64 = steps.iter().map(|s| (f64::from(t.net.value(&encoded(&encoder, &s.st))) - linear.value(&s.st)).powi(2)).sum();
+            (d / steps.len() as f64).sqrt()
+        };
+        assert!(off(&warm) < 0.06 && off(&warm) < off(&cold) / 2.0, "warm {} cold {}", off(&warm), off(&cold));
     }
 
     #[test]
