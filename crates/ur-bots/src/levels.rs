@@ -6,7 +6,7 @@
 //! | 2     | one-move lookahead, some noise, 30% blunders (`noisy:0.015:0.3`)   |
 //! | 3     | one-move lookahead, little noise, 10% blunders (`noisy:0.005:0.1`) |
 //! | 4     | `net:0` where a network serves (not [`LEVEL4_WITHOUT_NET`]), else `expectimax:2` (others: `mcts:300`), 5% blunders |
-//! | 5     | `perfect` with a table, else `net:N` where a network serves ([`LEVEL5_NET_PLIES`], [`LEVEL5_GAME_NET_PLIES`]), else `expectimax:3` (others: `mcts:2000`, `ravensburg-1977` `mcts:6000`) |
+//! | 5     | `perfect` with a table, else `net:N` where a network serves ([`LEVEL5_NET_PLIES`], [`LEVEL5_NET_PLIES_BY_RULES`], [`LEVEL5_GAME_NET_PLIES`]), else `expectimax:3` (others: `mcts:2000`, `ravensburg-1977` `mcts:6000`) |
 //!
 //! On the rule sets in [`BLUNDER_LADDERS`] (`regency-bell`), levels 1 to 4
 //! are level 5 with a share of random decisions instead.
@@ -46,6 +46,11 @@ pub const LEVEL5_DEPTH: u32 = 3;
 /// Rolls searched beyond the move by level 5 where a network judges the
 /// positions (`net:3`, 4.3 ms a decision on Finkel) and no table serves the rules.
 pub const LEVEL5_NET_PLIES: u32 = 3;
+/// Race rule sets where level 5's network search looks fewer rolls ahead
+/// than [`LEVEL5_NET_PLIES`]: on `regency-murray`, whose games last about
+/// 3,700 actions, `net:3` takes about 13 ms a decision against under 1 ms
+/// for `net:2`, so a game against it takes many seconds (BENCHMARKS.md).
+pub const LEVEL5_NET_PLIES_BY_RULES: &[(&str, u32)] = &[("regency-murray", 2)];
 /// The same for level 4 (`net:0`, with its blunders).
 pub const LEVEL4_NET_PLIES: u32 = 0;
 /// The same on the families beyond the race, where the search on game
@@ -316,6 +321,8 @@ pub struct TopBot {
     search: ExpectimaxBot,
     /// The search with a network at the leaves, where one serves the rules.
     net: NetBot,
+    /// Its plies: by rule set, else the default.
+    net_plies: (&'static [(&'static str, u32)], u32),
     /// The search for the families beyond the race.
     generic_search: ExpectimaxBot,
     /// The rules last checked, and what serves them.
@@ -336,6 +343,7 @@ impl TopBot {
         TopBot {
             search: ExpectimaxBot::named(name.clone(), Limit::Depth(depth)),
             net: NetBot::with_plies(name.clone(), net_plies),
+            net_plies: (&[], net_plies),
             generic_search: ExpectimaxBot::named(name.clone(), Limit::Depth(depth.min(LEVEL5_GENERIC_DEPTH))),
             name,
             perfect,
@@ -346,6 +354,12 @@ impl TopBot {
     /// Plays race sets through the generic search too (tests, comparisons).
     pub fn generic(mut self, on: bool) -> Self {
         self.search = self.search.generic(on);
+        self
+    }
+
+    /// Network plies by rule set where they differ from the default.
+    pub fn net_plies_by_rules(mut self, by_rules: &'static [(&'static str, u32)]) -> Self {
+        self.net_plies.0 = by_rules;
         self
     }
 }
@@ -384,6 +398,8 @@ impl TopBot {
             let judge = if self.perfect.as_ref().is_some_and(|(_, fp)| *fp == ur_solve::table::fingerprint(rules)) {
                 Judge::Table
             } else if !self.search.generic && crate::net::builtin(rules).is_some() {
+                let (by_rules, others) = self.net_plies;
+                self.net = NetBot::with_plies(self.name.clone(), plies_for(by_rules, others, rules.id()));
                 Judge::Network
             } else {
                 Judge::Evaluation
@@ -480,7 +496,9 @@ pub fn level_bot_with(level: u8, seed: u64, oracle: Option<&Oracle>, generic: bo
         5 => {
             return Some(ByFamily::boxed(
                 name,
-                TopBot::new("level5".into(), oracle, LEVEL5_DEPTH, LEVEL5_NET_PLIES).generic(generic),
+                TopBot::new("level5".into(), oracle, LEVEL5_DEPTH, LEVEL5_NET_PLIES)
+                    .net_plies_by_rules(LEVEL5_NET_PLIES_BY_RULES)
+                    .generic(generic),
                 (LEVEL5_PLAYOUTS, LEVEL5_PLAYOUTS_BY_RULES),
                 seed,
                 NetPlies { by_rules: LEVEL5_GAME_NET_PLIES, others: LEVEL5_GAME_NET_PLIES_OTHERS, without: &[] },

@@ -131,6 +131,7 @@ impl NetFile {
 /// The networks shipped with the program, by rule set.
 const BUILTIN: &[(&str, &str)] = &[
     ("finkel", include_str!("../../weights/net/finkel.json")),
+    ("regency-murray", include_str!("../../weights/net/regency-murray.json")),
     ("bens-ur", include_str!("../../weights/net/bens-ur.json")),
     ("ludens-akalandung", include_str!("../../weights/net/ludens-akalandung.json")),
     ("vizier-4-pyramids", include_str!("../../weights/net/vizier-4-pyramids.json")),

@@ -303,10 +303,13 @@ fn the_engine_hints_by_search_when_asked_for_a_depth() {
 
 #[test]
 fn hint_by_search_needs_no_table() {
-    let out = run_ok(&["hint", "--depth", "2", "--rules", "regency-murray", "--roll", "3", "--json"]);
+    let out = run_ok(&["hint", "--depth", "2", "--rules", "regency-conventional", "--roll", "3", "--json"]);
     let h = json(&out);
     assert_eq!((h["judge"].as_str(), h["exact"].as_bool()), (Some("expectimax:2"), Some(false)), "{h}");
     assert_eq!(h["moves"][0]["best"], true, "{h}");
+    // Where a network serves the rules, the search judges with it.
+    let out = run_ok(&["hint", "--depth", "2", "--rules", "regency-murray", "--roll", "3", "--json"]);
+    assert_eq!(json(&out)["judge"].as_str(), Some("net:1"), "{out}");
     let text = run_ok(&["hint", "--depth", "1", "--pieces", "2", "--roll", "3", TWO_MOVES]);
     assert!(text.contains("expectimax:1 estimates") && text.contains("2 legal moves, best first"), "{text}");
     run_fails(&["hint", "--depth", "2", "--table", table(), "--roll", "2"], &["cannot be used with"]);
