@@ -92,6 +92,9 @@ impl TrainNetCmd {
                 bail!("{name} is {v}; give a number between 0 and 1");
             }
         }
+        if self.warm_start > 0 && self.keep == 0.0 {
+            bail!("--warm-start fits the network to kept turn starts, and --keep 0 keeps none; give --keep above 0");
+        }
         if !(0.0..1.0).contains(&self.leak) {
             bail!("--leak is {}; give 0 (plain rectifiers) or a small share such as 0.05 (below 1)", self.leak);
         }

@@ -279,16 +279,25 @@ impl Trainer {
                     steps.iter().filter(|s| s.keep).map(|s| (encoded(&encoder, &s.st), s.backup as f32)).collect()
                 })
                 .collect();
+            let before = samples.len();
             samples.extend(batch.into_iter().flatten());
+            if samples.len() == before {
+                break; // nothing kept (`keep` 0): the loop would never fill
+            }
             first += 64;
         }
         samples.truncate(cfg.warm_start);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed ^ WARM_SEED);
+        self.fit(&samples, WARM_EPOCHS, cfg.learning_rate, &mut rng);
+    }
+
+    /// `epochs` shuffled passes of minibatch steps over `samples`.
+    fn fit(&mut self, samples: &[(Vec<f32>, f32)], epochs: u32, lr: f32, rng: &mut Xoshiro256PlusPlus) {
         let mut order: Vec<usize> = (0..samples.len()).collect();
-        for _ in 0..WARM_EPOCHS {
-            order.shuffle(&mut rng);
-            for batch in order.chunks(cfg.batch.max(1)) {
-                self.minibatch(&samples, batch, cfg.learning_rate);
+        for _ in 0..epochs {
+            order.shuffle(rng);
+            for batch in order.chunks(self.config.batch.max(1)) {
+                self.minibatch(samples, batch, lr);
             }
         }
     }
@@ -303,13 +312,7 @@ impl Trainer {
         let progress = self.games_done as f32 / cfg.games.max(1) as f32;
         let lr = cfg.learning_rate * (1.0 - progress * (1.0 - cfg.final_rate));
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(game_seed(cfg.seed ^ 0x5eed, iteration, u64::MAX));
-        let mut order: Vec<usize> = (0..samples.len()).collect();
-        for _ in 0..cfg.epochs {
-            order.shuffle(&mut rng);
-            for batch in order.chunks(cfg.batch.max(1)) {
-                self.minibatch(&samples, batch, lr);
-            }
-        }
+        self.fit(&samples, cfg.epochs, lr, &mut rng);
         self.games_done += n_games;
         let report = NetReport {
             iteration: iteration + 1,
@@ -349,7 +352,7 @@ impl Trainer {
 }
 
 /// Passes over the warm start's positions.
-const WARM_EPOCHS: usize = 4;
+const WARM_EPOCHS: u32 = 4;
 /// Mixed into the run's seed for the warm start's games and order.
 const WARM_SEED: u64 = 0x77a2_3d5f_0c1b_9e48;
 
