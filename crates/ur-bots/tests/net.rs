@@ -143,3 +143,32 @@ fn the_levels_play_named_birds_through_their_network() {
     }
     assert!(declarations > 20, "{declarations} declarations");
 }
+
+/// A file's ending network judges the positions where each side has at
+/// most `max_left` pieces to bear off, and only those; it survives a
+/// write and a read, and one that does not fit the base network is refused.
+#[test]
+fn an_ending_network_judges_the_ending_only() {
+    let rules = finkel(7);
+    let base = (*builtin(&rules).unwrap()).clone();
+    let mut file = base.clone();
+    let ending = ur_bots::net::Mlp::new(base.net.inputs, 8, 3);
+    file.ending = Some(ur_bots::net::EndingNet { max_left: 3, net: ending.clone(), training: serde_json::Value::Null });
+    let text = serde_json::to_string(&file).unwrap();
+    assert_eq!(NetFile::parse(&text).unwrap(), file);
+    let (plain, joined) = (RaceNet::new(&rules, &base), RaceNet::new(&rules, &file));
+    let alone = RaceNet::from_parts(plain.encoder.clone(), ending);
+    let position = |off: [u8; 2]| {
+        let side = |off: u8| ur_rules::SideSetup { reserve: 7 - off, off, path: Vec::new(), birds: None };
+        rules.validate(&ur_rules::Setup { to_move: Side::Light, light: side(off[0]), dark: side(off[1]) }).unwrap()
+    };
+    for (off, in_ending) in [([4, 4], true), ([6, 5], true), ([3, 4], false), ([4, 0], false), ([0, 0], false)] {
+        let st = position(off);
+        let want = if in_ending { alone.value(&st) } else { plain.value(&st) };
+        assert_eq!(joined.value(&st), want, "{off:?} off");
+    }
+    let mut wrong = file.clone();
+    wrong.ending.as_mut().unwrap().net = ur_bots::net::Mlp::new(base.net.inputs + 1, 8, 3);
+    let err = NetFile::parse(&serde_json::to_string(&wrong).unwrap()).unwrap_err();
+    assert!(err.contains("as many inputs"), "{err}");
+}

@@ -48,6 +48,20 @@ pub struct NetFile {
     /// How it was trained: settings and the last iterations' reports.
     #[serde(default)]
     pub training: serde_json::Value,
+    /// Race networks: a second network for the ending, as GNU Backgammon
+    /// keeps one per class of position.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ending: Option<EndingNet>,
+}
+
+/// The network that judges race positions in which each side has at most
+/// `max_left` of the file's pieces still to bear off.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EndingNet {
+    pub max_left: u8,
+    pub net: Mlp,
+    #[serde(default)]
+    pub training: serde_json::Value,
 }
 
 impl NetFile {
@@ -60,6 +74,7 @@ impl NetFile {
             encoder: RACE_ENCODER.into(),
             net,
             training,
+            ending: None,
         }
     }
 
@@ -76,6 +91,12 @@ impl NetFile {
             return Err(format!("a network for the '{}' encoder; this program has '{RACE_ENCODER}' and '{GAME_ENCODER}'", file.encoder));
         }
         file.net.check()?;
+        if let Some(end) = &file.ending {
+            end.net.check()?;
+            if file.encoder != RACE_ENCODER || end.net.inputs != file.net.inputs || end.max_left == 0 {
+                return Err("an ending network needs a race network with as many inputs, and max_left of 1 or more".into());
+            }
+        }
         if file.encoder == GAME_ENCODER && file.pieces == 0 {
             // Files written before game networks kept their piece count: the booklet's.
             let game = AnyGame::new(&file.rules, &ur_rules::Options::new(), ur_rules::Side::Light)
@@ -107,6 +128,7 @@ impl NetFile {
             encoder: GAME_ENCODER.into(),
             net,
             training,
+            ending: None,
         }
     }
 
@@ -179,6 +201,9 @@ fn find(fits: impl Fn(&NetFile) -> bool) -> Option<Arc<NetFile>> {
 pub struct RaceNet {
     pub encoder: RaceEncoder,
     pub mlp: Mlp,
+    /// The ending's network and the most pieces a side may have left to
+    /// bear off (of the network's count) for it to judge.
+    ending: Option<(u8, Mlp)>,
     /// The rules' pieces per side.
     pieces: u8,
     /// Pieces the network was trained with beyond the rules' (counted as borne off).
@@ -189,7 +214,7 @@ impl RaceNet {
     /// A network over `encoder`'s rules.
     pub fn from_parts(encoder: RaceEncoder, mlp: Mlp) -> RaceNet {
         let pieces = encoder.rules().pieces();
-        RaceNet { encoder, mlp, pieces, extra_off: 0 }
+        RaceNet { encoder, mlp, ending: None, pieces, extra_off: 0 }
     }
 
     /// The network of `file` for `rules` (which it must serve).
@@ -205,7 +230,16 @@ impl RaceNet {
         };
         let encoder = RaceEncoder::new(trained);
         assert_eq!(encoder.len(), file.net.inputs, "the network reads the race encoding of its rules");
-        RaceNet { encoder, mlp: file.net.clone(), pieces: rules.pieces(), extra_off: file.pieces - rules.pieces() }
+        let ending = file.ending.as_ref().map(|e| (e.max_left, e.net.clone()));
+        RaceNet { encoder, mlp: file.net.clone(), ending, pieces: rules.pieces(), extra_off: file.pieces - rules.pieces() }
+    }
+
+    /// The network for `st`: the ending's once both sides are in it.
+    fn mlp_for(&self, st: &State) -> &Mlp {
+        match &self.ending {
+            Some((max_left, net)) if Side::BOTH.iter().all(|&s| self.pieces - st.off(s) <= *max_left) => net,
+            _ => &self.mlp,
+        }
     }
 }
 
@@ -230,7 +264,7 @@ impl LeafValue for RaceNet {
             }
             self.encoder.encode(&full, x);
         }
-        f64::from(self.mlp.value(x))
+        f64::from(self.mlp_for(st).value(x))
     }
 }
 
