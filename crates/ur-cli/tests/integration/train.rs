@@ -75,7 +75,10 @@ fn train_net_trains_named_birds_with_a_turn_cap() {
     let args = ["train-net", "--rules", "v1-named-birds", "--pieces", "2", "--games", "20", "--games-per-iteration", "10"];
     let text = run_ok(&[&args[..], &["--hidden", "8", "--max-turns", "30", "--quiet", "--out", path_str(&out)]].concat());
     assert!(text.contains("network written to") && text.contains("fire on an average position"), "{text}");
-    run_fails(&[&args[..], &["--start-off", "1", "--out", path_str(&out)]].concat(), &["--start-off and --warm-start are for race rule sets"]);
+    run_fails(
+        &[&args[..], &["--start-off", "1", "--out", path_str(&out)]].concat(),
+        &["--start-off and --warm-start are for race rule sets"],
+    );
     let file: serde_json::Value = serde_json::from_str(&fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(
         (file["rules"].as_str(), file["pieces"].as_u64(), file["encoder"].as_str()),
