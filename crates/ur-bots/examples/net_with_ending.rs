@@ -32,9 +32,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     file.ending = Some(EndingNet { max_left, net: end.net, training: end.training });
     let text = serde_json::to_string(&file)? + "\n";
     NetFile::parse(&text)?;
-    let tmp = format!("{out}.tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, out)?;
+    ur_solve::atomic::write_atomic(std::path::Path::new(out), text.as_bytes()).map_err(|e| format!("{out}: {e}"))?;
     println!("{out}: {base} with {ending} for the ending (each side at most {max_left} pieces to bear off)");
     Ok(())
 }
