@@ -581,7 +581,22 @@ impl<'b> Operator<'b> {
                         }
                     };
                     let mut at = Cursor::default();
-                    view.pairs.iter().map(|&pair| self.update_pair::<M>(&view, pair, &mut at, values, mode)).fold(0.0, f64::max)
+                    let ahead = |k: usize| {
+                        if let Some(p) = view.pairs.get(k + PREFETCH_PAIRS) {
+                            prefetch_write(&values[(self.base + u64::from(p.j)) as usize]);
+                            if let Mode::Record(steps) = mode {
+                                prefetch_write(&steps[p.j as usize]);
+                            }
+                        }
+                    };
+                    view.pairs
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &pair)| {
+                            ahead(k);
+                            self.update_pair::<M>(&view, pair, &mut at, values, mode)
+                        })
+                        .fold(0.0, f64::max)
                 },
             )
             .reduce(|| 0.0, f64::max)
@@ -600,6 +615,22 @@ impl<'b> Operator<'b> {
         }
         di.abs().max(dj.abs())
     }
+}
+
+/// How many pairs ahead a sweep asks for the pass partner's value: the
+/// one value of a pair far from the rest of its reads and writes.
+const PREFETCH_PAIRS: usize = 32;
+
+/// Asks the processor to bring `x`'s cache line, to be written.
+#[inline(always)]
+fn prefetch_write<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint; it reads nothing and cannot fault.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_ET0 }>(std::ptr::from_ref(x).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 /// Compiles the chunk of pairs whose upper index is in `range`, keeping
