@@ -172,7 +172,13 @@ impl BitIndex {
     #[inline(always)]
     pub(crate) fn rank(&self, st: &State, m: u8, o: u8) -> u64 {
         let me = st.to_move();
-        let (mm, om) = (st.occupied_positions(me), st.occupied_positions(me.other()));
+        self.rank_masks(st.occupied_positions(me), st.occupied_positions(me.other()), m, o)
+    }
+
+    /// The layer rank of the position whose mover's and opponent's path
+    /// positions are the bits of `mm` and `om`, with budgets `m` and `o`.
+    #[inline(always)]
+    pub(crate) fn rank_masks(&self, mm: u32, om: u32, m: u8, o: u8) -> u64 {
         let hs = self.begin + 1;
         let (mh, oh) = ((mm >> hs) as usize, (om >> hs) as usize);
         let pat = (self.pm[mh] + self.po[oh]) as usize;

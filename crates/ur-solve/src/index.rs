@@ -78,6 +78,14 @@ impl Indexer {
         Ok(idx)
     }
 
+    /// The `bits-v1` scheme, when the index uses it.
+    pub(crate) fn bits(&self) -> Option<&BitIndex> {
+        match &self.scheme {
+            Scheme::Bits(b) => Some(b),
+            Scheme::Slots(_) => None,
+        }
+    }
+
     /// `bits-v1` or `slots-v1`.
     pub fn scheme(&self) -> &'static str {
         match self.scheme {

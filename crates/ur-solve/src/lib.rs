@@ -24,6 +24,7 @@ pub mod graph;
 pub mod huge;
 pub mod index;
 pub mod loaded;
+mod masks;
 mod operator;
 pub mod plan;
 pub mod rgu;

@@ -10,6 +10,7 @@ use crate::anderson::Anderson;
 use crate::checkpoint::Checkpoints;
 use crate::huge::{HugeArray, Zeroable};
 use crate::index::{Indexer, Layer};
+use crate::masks::MaskMoves;
 use crate::operator::{Keep, Mode, Moves, Operator};
 use crate::plan::Layout;
 use crate::SolveError;
@@ -46,6 +47,8 @@ pub struct Bellman<'a> {
     pub index: &'a Indexer,
     /// Distinct throws with their probabilities.
     pub(crate) throws: Vec<(Throw, f64)>,
+    /// The fast path for `bits-v1` rule sets.
+    masks: Option<MaskMoves<'a>>,
 }
 
 impl<'a> Bellman<'a> {
@@ -59,7 +62,7 @@ impl<'a> Bellman<'a> {
                 None => throws.push((t, f64::from(w) / total)),
             }
         }
-        Bellman { rules, index, throws }
+        Bellman { rules, index, throws, masks: MaskMoves::new(rules, index) }
     }
 
     /// The win probability of the side to move, before it rolls.
@@ -121,7 +124,16 @@ impl<'a> Bellman<'a> {
     /// (A callback, not a returned array: the compiler then keeps the
     /// targets in registers, which made compiling a third faster.)
     #[inline(always)]
-    pub(crate) fn for_each_target(&self, st: &State, throw: &Throw, mv: Move, mut f: impl FnMut(Target)) {
+    pub(crate) fn for_each_target(&self, st: &State, throw: &Throw, mv: Move, f: impl FnMut(Target)) {
+        match &self.masks {
+            Some(m) => m.for_each_target(st, throw, mv, f),
+            None => self.for_each_target_general(st, throw, mv, f),
+        }
+    }
+
+    /// [`Bellman::for_each_target`] through the rules' own move application.
+    #[inline(always)]
+    pub(crate) fn for_each_target_general(&self, st: &State, throw: &Throw, mv: Move, mut f: impl FnMut(Target)) {
         let me = st.to_move();
         let mut next = *st;
         let effect = self.rules.apply_unchecked(&mut next, throw, mv);
