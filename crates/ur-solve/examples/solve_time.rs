@@ -1,8 +1,11 @@
 //! Times a solve: `cargo run --release -p ur-solve --example solve_time -- finkel 3 [threads] [table-to-write]`.
 //! With `SOLVE_MEMORY=GIB` it solves under that cap as `ur solve --memory`
 //! does (checkpoints and rows on disk in a temporary folder); with
-//! `SOLVE_TRACE` set it prints every sweep and the memory in use.
+//! `SOLVE_TRACE` set it prints every sweep and the memory in use. The
+//! result line gives the seconds spent compiling operators (from a group's
+//! start to its `compiled` report) besides the total.
 
+use std::sync::Mutex;
 use std::time::Instant;
 
 use ur_rules::{OptionValue, Options, Rules, Side, State};
@@ -12,10 +15,16 @@ use ur_solve::{solve_kept, Indexer, Layer, Progress, SolveConfig};
 fn rss_gib() -> f64 {
     ur_solve::plan::resident_bytes() as f64 / (1u64 << 30) as f64
 }
-/// With `SOLVE_TRACE` set, prints every sweep's change.
-struct Trace(bool, Instant);
+/// With `SOLVE_TRACE` set, prints every sweep's change; always sums the
+/// compile seconds: (the current group's start, the sum so far).
+struct Trace(bool, Instant, Mutex<(Instant, f64)>);
 impl Progress for Trace {
+    fn layers_started(&self, _: &[Layer], _: u64, _: u64) {
+        self.2.lock().expect("not poisoned").0 = Instant::now();
+    }
     fn compiled(&self, layers: &[Layer], bytes: u64) {
+        let mut compile = self.2.lock().expect("not poisoned");
+        compile.1 += compile.0.elapsed().as_secs_f64();
         if self.0 {
             let len: u64 = layers.iter().map(|l| l.len).sum();
             eprintln!(
@@ -59,16 +68,18 @@ fn main() {
         cfg.layout = Some(layout);
         cfg.checkpoint = Some(folder.path().join("ckpt"));
     }
-    let sol = solve_kept(&rules, &index, &cfg, &Trace(std::env::var_os("SOLVE_TRACE").is_some(), started)).expect("solves");
+    let trace = Trace(std::env::var_os("SOLVE_TRACE").is_some(), started, Mutex::new((started, 0.0)));
+    let sol = solve_kept(&rules, &index, &cfg, &trace).expect("solves");
     let p = sol.value(&index, index.rank(&State::start(&rules, Side::Light))).expect("the start value");
     if let Some(out) = args.get(4) {
         sol.write_table(out.as_ref(), &rules, &index, ur_solve::Encoding::U16, cfg.tolerance).expect("table written");
     }
     println!(
-        "{id} pieces={pieces} positions={} scheme={} time={:.3}s sweeps={} residual={:.2e} start={:.10}%",
+        "{id} pieces={pieces} positions={} scheme={} time={:.3}s compile={:.2}s sweeps={} residual={:.2e} start={:.10}%",
         index.len(),
         index.scheme(),
         started.elapsed().as_secs_f64(),
+        trace.2.lock().expect("not poisoned").1,
         sol.sweeps,
         sol.residual,
         100.0 * p
