@@ -13,11 +13,13 @@
 //! `a_{k-1}` is the correction applied after the previous sweep, so neither
 //! `x` nor `g` is ever copied.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
 use crate::huge::HugeArray;
+use crate::solve::PairValues;
+use crate::work::Work;
 
 pub(crate) struct Anderson {
     /// `f` of the sweep just made, as `f32` bits, written by the sweep.
@@ -58,24 +60,24 @@ impl Anderson {
         &self.step
     }
 
-    /// Takes the values of the sweep just recorded (`values`, the group's
-    /// slice) and writes the accelerated iterate there.
-    pub(crate) fn after_sweep(&mut self, values: &[AtomicU64]) {
+    /// Takes the values of the sweep just recorded and writes the
+    /// accelerated iterate there.
+    pub(crate) fn after_sweep(&mut self, values: &Work) {
         self.recorded = (self.recorded + 1).min(3);
         let gamma = if self.recorded == 3 { self.coefficients() } else { None };
         let (c1, c2) = gamma.unwrap_or((0.0, 0.0));
         let (p1, p2) = self.last;
         let [dg1, dg2] = &mut self.dg;
         let f = &self.step;
-        dg1.par_iter_mut().zip(dg2.par_iter_mut()).zip(f.par_iter()).zip(values).for_each(|(((dg1, dg2), f), v)| {
+        dg1.par_iter_mut().zip(dg2.par_iter_mut()).zip(f.par_iter()).enumerate().for_each(|(k, ((dg1, dg2), f))| {
             let f = get(f);
             let previous = p1 * f64::from(*dg1) + p2 * f64::from(*dg2);
             let step = f - previous;
             *dg2 = *dg1;
             *dg1 = step as f32;
             if gamma.is_some() {
-                let next = f64::from_bits(v.load(Relaxed)) - c1 * step - c2 * f64::from(*dg2);
-                v.store(next.to_bits(), Relaxed);
+                let k = k as u64;
+                values.set(k, values.value(k) - c1 * step - c2 * f64::from(*dg2));
             }
         });
         self.last = (c1, c2);

@@ -32,6 +32,7 @@ mod slots;
 pub mod solve;
 pub mod store;
 pub mod table;
+mod work;
 
 pub use graph::{GraphError, GraphHeader, GraphProgress, GraphSettings, GraphTable};
 pub use index::{Indexer, Layer};

@@ -21,11 +21,10 @@ use ur_rules::{Move, Side, State};
 
 use crate::index::Layer;
 use crate::solve::{Bellman, Target, Values};
+use crate::work::Work;
 
 /// Upper-layer positions per chunk: the unit of parallel work.
 const CHUNK: u64 = 1 << 12;
-/// A reference's flag: the opponent moves next, so the value is `1 - V`.
-const FLIP: u32 = 1 << 31;
 /// A throw's count when it allows no move.
 const PASS: u8 = u8::MAX;
 /// A throw's count flag: a constant precedes its references.
@@ -238,7 +237,8 @@ struct Rows {
     /// The constants, in row and throw order: the best value of the moves
     /// that leave the group.
     consts: Vec<f64>,
-    /// Group-relative indices, [`FLIP`] set when the opponent moves next.
+    /// The words of the group's [`Work`] they read: `V`, or `1 - V` when
+    /// the opponent moves next.
     refs: Vec<u32>,
 }
 
@@ -298,6 +298,8 @@ pub(crate) struct Operator<'b> {
     upper: Layer,
     /// Holds the rows of chunks kept on disk.
     spill: Option<Spill>,
+    /// The group's values, which sweeps read and write.
+    work: Work,
 }
 
 /// Chunks per group compiled to estimate an operator's size.
@@ -420,14 +422,32 @@ fn is_stored(c: u64, stored: f64) -> bool {
 
 impl<'b> Operator<'b> {
     /// Compiles the operator of a group whose lower layers are solved,
-    /// storing every row.
+    /// storing every row, and starts it at the group's `values`.
     #[cfg(test)]
     pub(crate) fn build(b: &'b Bellman<'b>, group: &[Layer], values: &[AtomicU64]) -> Operator<'b> {
-        Self::build_keeping(b, group, values, Keep::Share(1.0)).expect("no file")
+        let op = Self::build_keeping(b, group, values, Keep::Share(1.0)).expect("no file");
+        op.work.load(op.group_values(values));
+        op
     }
 
-    /// Compiles the operator, keeping its rows as `keep` says. Same
-    /// results whatever is kept where; more time for what is not in memory.
+    /// The group's slice of `values`.
+    pub(crate) fn group_values<'v>(&self, values: &'v [AtomicU64]) -> &'v [AtomicU64] {
+        &values[self.base as usize..(self.base + self.len) as usize]
+    }
+
+    /// The group's values, which sweeps read and write.
+    pub(crate) fn work(&self) -> &Work {
+        &self.work
+    }
+
+    /// Drops the rows and hands back the group's values.
+    pub(crate) fn into_work(self) -> Work {
+        self.work
+    }
+
+    /// Compiles the operator, keeping its rows as `keep` says, its values
+    /// at one half. Same results whatever is kept where; more time for
+    /// what is not in memory.
     ///
     /// # Errors
     /// The rows cannot be written to the file.
@@ -466,7 +486,8 @@ impl<'b> Operator<'b> {
                 },
             )
             .collect();
-        let op = Operator { base, len, probs: b.throws.iter().map(|x| x.1).collect(), chunks, bellman: b, upper, spill };
+        let work = Work::at_half(len).map_err(|e| format!("cannot allocate the group's values: {e}"))?;
+        let op = Operator { base, len, probs: b.throws.iter().map(|x| x.1).collect(), chunks, bellman: b, upper, spill, work };
         op.error().map_or(Ok(op), Err)
     }
 
@@ -488,7 +509,7 @@ impl<'b> Operator<'b> {
     /// `R` and `q` of the row at the cursor (see `settle_pair` in solve.rs),
     /// reading the moves `M` says (`ALL`, `RECORDING` or `POLICY`).
     #[inline]
-    fn parts<const M: u8>(&self, c: &RowsView, at: &mut Cursor, values: &[AtomicU64]) -> (f64, f64) {
+    fn parts<const M: u8>(&self, c: &RowsView, at: &mut Cursor) -> (f64, f64) {
         let (mut r, mut q) = (0.0, 0.0);
         for p in &self.probs {
             let k = at.count;
@@ -508,12 +529,12 @@ impl<'b> Operator<'b> {
             at.refs = end;
             if M == POLICY {
                 if let Some(&e) = refs.get(usize::from(c.choices[k].load(Relaxed))) {
-                    best = self.value(values, e);
+                    best = self.work.read(e);
                 }
             } else {
                 let mut choice = CHOSE_CONST;
                 for (m, &e) in refs.iter().enumerate() {
-                    let x = self.value(values, e);
+                    let x = self.work.read(e);
                     if M == RECORDING && x > best {
                         choice = m as u8;
                     }
@@ -529,28 +550,18 @@ impl<'b> Operator<'b> {
         (r, q)
     }
 
-    /// The value a reference reads: `V` or `1 - V`.
-    #[inline(always)]
-    fn value(&self, values: &[AtomicU64], e: u32) -> f64 {
-        // Branch-free `1 - v` or `v` (the flag is unpredictable), exact:
-        // `-v + 1` rounds once, as `1 - v` does.
-        let flip = f64::from(e >> 31);
-        let v = Values::get(values, self.base + u64::from(e & !FLIP));
-        (1.0 - 2.0 * flip) * v + flip
-    }
-
     /// One Gauss-Seidel sweep, pass partners solved together. Returns the
     /// largest change, or with [`Mode::Check`] `max |T(v) - v|` (of the
     /// policy's operator with [`Moves::Policy`]).
-    pub(crate) fn sweep(&self, values: &[AtomicU64], mode: Mode, moves: Moves) -> f64 {
+    pub(crate) fn sweep(&self, mode: Mode, moves: Moves) -> f64 {
         match moves {
-            Moves::All => self.sweep_reading::<ALL>(values, &mode),
-            Moves::Recording => self.sweep_reading::<RECORDING>(values, &mode),
-            Moves::Policy => self.sweep_reading::<POLICY>(values, &mode),
+            Moves::All => self.sweep_reading::<ALL>(&mode),
+            Moves::Recording => self.sweep_reading::<RECORDING>(&mode),
+            Moves::Policy => self.sweep_reading::<POLICY>(&mode),
         }
     }
 
-    fn sweep_reading<const M: u8>(&self, values: &[AtomicU64], mode: &Mode) -> f64 {
+    fn sweep_reading<const M: u8>(&self, mode: &Mode) -> f64 {
         self.chunks
             .par_iter()
             .map_init(
@@ -583,7 +594,7 @@ impl<'b> Operator<'b> {
                     let mut at = Cursor::default();
                     let ahead = |k: usize| {
                         if let Some(p) = view.pairs.get(k + PREFETCH_PAIRS) {
-                            prefetch_write(&values[(self.base + u64::from(p.j)) as usize]);
+                            prefetch_write(self.work.word(u64::from(p.j)));
                             if let Mode::Record(steps) = mode {
                                 prefetch_write(&steps[p.j as usize]);
                             }
@@ -594,7 +605,7 @@ impl<'b> Operator<'b> {
                         .enumerate()
                         .map(|(k, &pair)| {
                             ahead(k);
-                            self.update_pair::<M>(&view, pair, &mut at, values, mode)
+                            self.update_pair::<M>(&view, pair, &mut at, mode)
                         })
                         .fold(0.0, f64::max)
                 },
@@ -602,11 +613,11 @@ impl<'b> Operator<'b> {
             .reduce(|| 0.0, f64::max)
     }
 
-    fn update_pair<const M: u8>(&self, c: &RowsView, pair: Pair, at: &mut Cursor, values: &[AtomicU64], mode: &Mode) -> f64 {
-        let (i, j) = (self.base + u64::from(pair.i), self.base + u64::from(pair.j));
-        let (ri, qi) = self.parts::<M>(c, at, values);
-        let (rj, qj) = self.parts::<M>(c, at, values);
-        let (di, dj) = crate::solve::settle_pair((i, ri, qi), (j, rj, qj), values, !matches!(mode, Mode::Check));
+    fn update_pair<const M: u8>(&self, c: &RowsView, pair: Pair, at: &mut Cursor, mode: &Mode) -> f64 {
+        let (i, j) = (u64::from(pair.i), u64::from(pair.j));
+        let (ri, qi) = self.parts::<M>(c, at);
+        let (rj, qj) = self.parts::<M>(c, at);
+        let (di, dj) = crate::solve::settle_pair((i, ri, qi), (j, rj, qj), &self.work, !matches!(mode, Mode::Check));
         if let Mode::Record(steps) = mode {
             steps[pair.i as usize].store((di as f32).to_bits(), Relaxed);
             if i != j {
@@ -679,8 +690,8 @@ fn compile_row(b: &Bellman, st: &State, (base, len): (u64, u64), values: &(impl 
             let to = dests.trailing_zeros() as u8;
             dests &= dests - 1;
             b.for_each_target(st, throw, Move::new(to - throw.value, to), |target| match target {
-                Target::Stay(x) if in_group(x) => chunk.refs.push((x - base) as u32),
-                Target::Flip(x) if in_group(x) => chunk.refs.push((x - base) as u32 | FLIP),
+                Target::Stay(x) if in_group(x) => chunk.refs.push(Work::reference(x - base, false)),
+                Target::Flip(x) if in_group(x) => chunk.refs.push(Work::reference(x - base, true)),
                 Target::Stay(x) => best = best.max(Values::get(values, x)),
                 Target::Flip(x) => best = best.max(1.0 - Values::get(values, x)),
                 Target::Won => best = best.max(1.0),

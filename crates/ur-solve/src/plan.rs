@@ -18,7 +18,8 @@ pub struct GroupPlan {
     /// Values in memory while the operator is compiled (the layers its
     /// bear-off moves read, and every layer not yet released).
     pub values_compiling: u64,
-    /// Values in memory while the group is swept.
+    /// Values in memory while the group is swept: the group's own as its
+    /// working values, each beside its complement.
     pub values_sweeping: u64,
     /// The acceleration history.
     pub history: u64,
@@ -229,7 +230,7 @@ pub fn plan(rules: &Rules, index: &Indexer, spill: bool, table_width: u64) -> Pl
             positions,
             rows,
             values_compiling,
-            values_sweeping: resident * 8,
+            values_sweeping: (resident - positions) * 8 + positions * crate::work::BYTES_PER_POSITION,
             history: positions * Anderson::BYTES_PER_POSITION,
             compile_seconds,
         });

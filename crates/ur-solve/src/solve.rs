@@ -290,8 +290,13 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
                 if op.disk_bytes() > 0 {
                     progress.rows_on_disk(group, op.disk_bytes());
                 }
-                let (r, s) = solve_group(&op, group, &values, cfg.tolerance, progress)?;
-                drop(op);
+                let (r, s) = solve_group(&op, group, cfg.tolerance, progress)?;
+                let group_values = op.group_values(&values);
+                // The rows go first: the values are copied out at the group's smallest.
+                let work = op.into_work();
+                crate::huge::return_freed_memory();
+                work.store(group_values);
+                drop(work);
                 crate::huge::return_freed_memory();
                 residual = residual.max(r);
                 sweeps += u64::from(s);
@@ -395,12 +400,9 @@ fn huge<T: Zeroable>(len: u64, what: &str) -> Result<HugeArray<T>, SolveError> {
     HugeArray::zeroed(len as usize).map_err(|e| SolveError::Io(format!("cannot allocate {what}: {e}")))
 }
 
-/// Starts the group's values at one half and compiles its operator,
-/// keeping its rows as `keep` says.
+/// Compiles the group's operator, keeping its rows as `keep` says; its
+/// values start at one half.
 fn compile_group<'b>(b: &'b Bellman<'b>, group: &[Layer], values: &[AtomicU64], keep: Keep) -> Result<Operator<'b>, SolveError> {
-    for l in group {
-        values[l.range()].par_iter().for_each(|v| v.store(0.5f64.to_bits(), Relaxed));
-    }
     Operator::build_keeping(b, group, values, keep).map_err(SolveError::Io)
 }
 
@@ -451,18 +453,16 @@ pub(crate) fn layer_groups(index: &Indexer) -> Vec<Vec<Layer>> {
 /// records the best anew; only such a full sweep can end the solve. Its
 /// change bounds `max |T(v) - v|` of the values it leaves (see
 /// [`residual_bound`]), so no checking sweep is needed.
-fn solve_group(op: &Operator, group: &[Layer], values: &[AtomicU64], tol: f64, progress: &dyn Progress) -> Result<(f64, u32), SolveError> {
-    let base = group.iter().map(|l| l.start).min().expect("a group has a layer") as usize;
-    let len: u64 = group.iter().map(|l| l.len).sum();
-    let slice = &values[base..base + len as usize];
+fn solve_group(op: &Operator, group: &[Layer], tol: f64, progress: &dyn Progress) -> Result<(f64, u32), SolveError> {
+    let len = op.work().len();
     let mut accel: Option<Anderson> = None;
     let (mut sweep, mut since_full) = (0, 0);
     let mut moves = Moves::All;
     loop {
         sweep += 1;
         let change = match &accel {
-            Some(a) => op.sweep(values, Mode::Record(a.record()), moves),
-            None => op.sweep(values, Mode::Write, moves),
+            Some(a) => op.sweep(Mode::Record(a.record()), moves),
+            None => op.sweep(Mode::Write, moves),
         };
         if let Some(e) = op.error() {
             return Err(SolveError::Io(e));
@@ -475,7 +475,7 @@ fn solve_group(op: &Operator, group: &[Layer], values: &[AtomicU64], tol: f64, p
         since_full = if full { 0 } else { since_full + 1 };
         match accel.as_mut() {
             Some(a) => {
-                a.after_sweep(slice);
+                a.after_sweep(op.work());
                 moves = next_moves(moves, change, since_full, tol);
             }
             None if change < ACCELERATE_BELOW => {
@@ -564,24 +564,48 @@ pub(crate) fn sweep_pairs(b: &Bellman, layer: &Layer, values: &[AtomicU64], writ
 /// and `j` (0 for `j` when it is `i`); with `write` false, `T(v) - v` of
 /// each, and nothing is stored.
 #[inline]
-pub(crate) fn settle_pair((i, ri, qi): (u64, f64, f64), (j, rj, qj): (u64, f64, f64), values: &[AtomicU64], write: bool) -> (f64, f64) {
-    let old = |k: u64| Values::get(values, k);
+pub(crate) fn settle_pair(
+    (i, ri, qi): (u64, f64, f64),
+    (j, rj, qj): (u64, f64, f64),
+    values: &(impl PairValues + ?Sized),
+    write: bool,
+) -> (f64, f64) {
     if !write {
-        let change_i = ri + qi * (1.0 - old(j)) - old(i);
-        return if i == j { (change_i, 0.0) } else { (change_i, rj + qj * (1.0 - old(i)) - old(j)) };
+        let change_i = ri + qi * values.complement(j) - values.value(i);
+        return if i == j { (change_i, 0.0) } else { (change_i, rj + qj * values.complement(i) - values.value(j)) };
     }
-    // A load and a store, not `swap`: only this sweep's owner of the pair
-    // writes `k`, and `swap` (a locked exchange) fences the loads after it.
-    let store = |k: u64, v: f64| {
-        let old = f64::from_bits(values[k as usize].load(Relaxed));
-        values[k as usize].store(v.to_bits(), Relaxed);
-        v - old
-    };
     if i == j {
-        return (store(i, (ri + qi) / (1.0 + qi)), 0.0);
+        return (values.replace(i, (ri + qi) / (1.0 + qi)), 0.0);
     }
     let vi = (ri + qi - qi * rj - qi * qj) / (1.0 - qi * qj);
-    (store(i, vi), store(j, rj + qj * (1.0 - vi)))
+    (values.replace(i, vi), values.replace(j, rj + qj * (1.0 - vi)))
+}
+
+/// Where a pair's update reads and writes its two values.
+pub(crate) trait PairValues {
+    fn value(&self, k: u64) -> f64;
+    /// `1 - V`, rounded once.
+    fn complement(&self, k: u64) -> f64;
+    /// Sets `k` to `v`; returns `v` minus the old value.
+    fn replace(&self, k: u64, v: f64) -> f64;
+}
+
+impl PairValues for [AtomicU64] {
+    fn value(&self, k: u64) -> f64 {
+        Values::get(self, k)
+    }
+
+    fn complement(&self, k: u64) -> f64 {
+        1.0 - Values::get(self, k)
+    }
+
+    fn replace(&self, k: u64, v: f64) -> f64 {
+        // A load and a store, not `swap`: only this sweep's owner of the pair
+        // writes `k`, and `swap` (a locked exchange) fences the loads after it.
+        let old = f64::from_bits(self[k as usize].load(Relaxed));
+        self[k as usize].store(v.to_bits(), Relaxed);
+        v - old
+    }
 }
 
 #[cfg(test)]
@@ -651,9 +675,9 @@ mod tests {
             let values = atomics(&(0..index.len()).map(|_| rng.gen()).collect::<Vec<f64>>());
             for group in layer_groups(&index) {
                 let op = Operator::build(&b, &group, &values);
-                let full = op.sweep(&values, Mode::Check, Moves::Recording);
-                assert_eq!(op.sweep(&values, Mode::Check, Moves::Policy), full, "{id}");
-                assert_eq!(op.sweep(&values, Mode::Check, Moves::All), full, "{id}");
+                let full = op.sweep(Mode::Check, Moves::Recording);
+                assert_eq!(op.sweep(Mode::Check, Moves::Policy), full, "{id}");
+                assert_eq!(op.sweep(Mode::Check, Moves::All), full, "{id}");
             }
             let sol = solve(&rules, &index, &SolveConfig::default(), &Silent).unwrap();
             assert!(sol.residual <= 1e-12, "{id}");
@@ -677,8 +701,9 @@ mod tests {
                 for group in layer_groups(&index) {
                     let upper = *group.iter().max_by_key(|l| l.start).unwrap();
                     let op = Operator::build(&b, &group, &compiled);
-                    assert_eq!(op.sweep(&compiled, Mode::Check, Moves::All), sweep_pairs(&b, &upper, &plain, false), "{id} residual");
-                    assert_eq!(op.sweep(&compiled, Mode::Write, Moves::All), sweep_pairs(&b, &upper, &plain, true), "{id} change");
+                    assert_eq!(op.sweep(Mode::Check, Moves::All), sweep_pairs(&b, &upper, &plain, false), "{id} residual");
+                    assert_eq!(op.sweep(Mode::Write, Moves::All), sweep_pairs(&b, &upper, &plain, true), "{id} change");
+                    op.work().store(op.group_values(&compiled));
                 }
             });
             let bits = |v: &[AtomicU64]| v.iter().map(|a| a.load(Relaxed)).collect::<Vec<_>>();
