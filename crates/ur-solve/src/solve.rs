@@ -563,7 +563,8 @@ pub(crate) fn sweep_pairs(b: &Bellman, layer: &Layer, values: &[AtomicU64], writ
 /// two-cycles of passing back and forth. Returns the signed changes of `i`
 /// and `j` (0 for `j` when it is `i`); with `write` false, `T(v) - v` of
 /// each, and nothing is stored.
-#[inline]
+/// (Always inlined: as a call it cost about 8 % of a sweep.)
+#[inline(always)]
 pub(crate) fn settle_pair(
     (i, ri, qi): (u64, f64, f64),
     (j, rj, qj): (u64, f64, f64),
