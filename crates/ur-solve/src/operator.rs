@@ -455,6 +455,7 @@ impl<'b> Operator<'b> {
         // Every position of the lower layer is the other side's view of one
         // in the upper layer, so the pairs of the upper layer cover both.
         let (upper, base, len) = extent(group);
+        Work::check_len(len)?;
         let spill = match keep {
             Keep::Budget(budget, dir) if budget < u64::MAX => {
                 Some(Spill::new(dir).map_err(|e| format!("cannot keep compiled rows in {}: {e}", dir.display()))?)

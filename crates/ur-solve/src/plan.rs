@@ -16,7 +16,8 @@ pub struct GroupPlan {
     /// The compiled operator, every row stored.
     pub rows: RowBytes,
     /// Values in memory while the operator is compiled (the layers its
-    /// bear-off moves read, and every layer not yet released).
+    /// bear-off moves read, and every layer not yet released; the group's
+    /// own start once it is compiled).
     pub values_compiling: u64,
     /// Values in memory while the group is swept: the group's own as its
     /// working values, each beside its complement.
@@ -221,7 +222,7 @@ pub fn plan(rules: &Rules, index: &Indexer, spill: bool, table_width: u64) -> Pl
         let positions: u64 = group.iter().map(|l| l.len).sum();
         resident += positions;
         let (rows, compile_seconds) = estimated_rows(&bellman, group);
-        let values_compiling = resident * 8;
+        let values_compiling = (resident - positions) * 8;
         if spill {
             resident -= released.iter().map(|l| l.len).sum::<u64>();
         }

@@ -25,11 +25,16 @@ pub(crate) struct Work {
 pub(crate) const BYTES_PER_POSITION: u64 = 16;
 
 impl Work {
+    /// Whether a group of `len` positions can be referenced by `u32`.
+    pub(crate) fn check_len(len: u64) -> Result<(), String> {
+        if 2 * len > 1 << 32 {
+            return Err(format!("a group of {len} positions is too large for 32-bit references"));
+        }
+        Ok(())
+    }
+
     /// `len` positions, each at one half.
     pub(crate) fn at_half(len: u64) -> std::io::Result<Work> {
-        if 2 * len > 1 << 32 {
-            return Err(std::io::Error::other(format!("a group of {len} positions is too large for 32-bit references")));
-        }
         let words = HugeArray::<AtomicU64>::zeroed(2 * len as usize)?;
         words.par_iter().for_each(|w| w.store(0.5f64.to_bits(), Relaxed));
         Ok(Work { words })
@@ -38,7 +43,7 @@ impl Work {
     /// The reference of position `k`'s value, or with `complement` of
     /// `1 - V`.
     pub(crate) fn reference(k: u64, complement: bool) -> u32 {
-        // `at_half` refused groups too large for this.
+        // The operator checked its group's size first (`check_len`).
         (2 * k + u64::from(complement)) as u32
     }
 
@@ -80,12 +85,12 @@ impl Work {
 impl PairValues for Work {
     #[inline(always)]
     fn value(&self, k: u64) -> f64 {
-        self.read(2 * k as u32)
+        self.read(Work::reference(k, false))
     }
 
     #[inline(always)]
     fn complement(&self, k: u64) -> f64 {
-        self.read(2 * k as u32 + 1)
+        self.read(Work::reference(k, true))
     }
 
     #[inline(always)]
