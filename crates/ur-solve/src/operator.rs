@@ -21,7 +21,7 @@ use ur_rules::{Move, Side, State};
 
 use crate::index::Layer;
 use crate::solve::{Bellman, Target, Values};
-use crate::work::Work;
+use crate::work::{Precision, Single, Work};
 
 /// Upper-layer positions per chunk: the unit of parallel work.
 const CHUNK: u64 = 1 << 12;
@@ -299,7 +299,13 @@ pub(crate) struct Operator<'b> {
     /// Holds the rows of chunks kept on disk.
     spill: Option<Spill>,
     /// The group's values, which sweeps read and write.
-    work: Work,
+    work: Working,
+}
+
+/// A group's working values: `f32` for its first sweeps, then `f64`.
+pub(crate) enum Working {
+    Single(Work<Single>),
+    Double(Work),
 }
 
 /// Chunks per group compiled to estimate an operator's size.
@@ -401,6 +407,16 @@ fn chunk_range(upper: &Layer, c: u64) -> (u64, u64) {
     (top.saturating_sub((c + 1) * CHUNK).max(upper.start), top - c * CHUNK)
 }
 
+impl Working {
+    /// Copies the values out to `values` (the group's slice).
+    pub(crate) fn store(&self, values: &[AtomicU64]) {
+        match self {
+            Working::Single(w) => w.store(values),
+            Working::Double(w) => w.store(values),
+        }
+    }
+}
+
 impl Chunk {
     /// The memory the chunk's rows take.
     fn bytes(&self) -> RowBytes {
@@ -425,8 +441,9 @@ impl<'b> Operator<'b> {
     /// storing every row, and starts it at the group's `values`.
     #[cfg(test)]
     pub(crate) fn build(b: &'b Bellman<'b>, group: &[Layer], values: &[AtomicU64]) -> Operator<'b> {
-        let op = Self::build_keeping(b, group, values, Keep::Share(1.0)).expect("no file");
-        op.work.load(op.group_values(values));
+        let mut op = Self::build_keeping(b, group, values, Keep::Share(1.0)).expect("no file");
+        op.work = Working::Double(Work::at_half(op.len).expect("memory"));
+        op.work().load(op.group_values(values));
         op
     }
 
@@ -435,13 +452,43 @@ impl<'b> Operator<'b> {
         &values[self.base as usize..(self.base + self.len) as usize]
     }
 
-    /// The group's values, which sweeps read and write.
+    /// The group's values in `f64`, once they are ([`Operator::widen`]).
+    ///
+    /// # Panics
+    /// While they are still in `f32`: the solver widens them before it
+    /// accelerates or certifies a group.
     pub(crate) fn work(&self) -> &Work {
-        &self.work
+        match &self.work {
+            Working::Double(w) => w,
+            Working::Single(_) => panic!("the group's values are read in f64 before they are widened"),
+        }
     }
 
-    /// Drops the rows and hands back the group's values.
-    pub(crate) fn into_work(self) -> Work {
+    /// The group's positions.
+    pub(crate) fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the values are still in `f32`.
+    pub(crate) fn is_single(&self) -> bool {
+        matches!(self.work, Working::Single(_))
+    }
+
+    /// Goes on in `f64` (nothing happens if it already does).
+    ///
+    /// # Errors
+    /// The `f64` values cannot be allocated.
+    pub(crate) fn widen(&mut self) -> std::io::Result<()> {
+        if let Working::Single(w) = &self.work {
+            self.work = Working::Double(w.widen()?);
+            crate::huge::return_freed_memory();
+        }
+        Ok(())
+    }
+
+    /// Drops the rows and hands back the group's values (in whichever
+    /// precision they are).
+    pub(crate) fn into_work(self) -> Working {
         self.work
     }
 
@@ -487,7 +534,7 @@ impl<'b> Operator<'b> {
                 },
             )
             .collect();
-        let work = Work::at_half(len).map_err(|e| format!("cannot allocate the group's values: {e}"))?;
+        let work = Working::Single(Work::at_half(len).map_err(|e| format!("cannot allocate the group's values: {e}"))?);
         let op = Operator { base, len, probs: b.throws.iter().map(|x| x.1).collect(), chunks, bellman: b, upper, spill, work };
         op.error().map_or(Ok(op), Err)
     }
@@ -510,7 +557,7 @@ impl<'b> Operator<'b> {
     /// `R` and `q` of the row at the cursor (see `settle_pair` in solve.rs),
     /// reading the moves `M` says (`ALL`, `RECORDING` or `POLICY`).
     #[inline]
-    fn parts<const M: u8>(&self, c: &RowsView, at: &mut Cursor) -> (f64, f64) {
+    fn parts<const M: u8, P: Precision>(&self, work: &Work<P>, c: &RowsView, at: &mut Cursor) -> (f64, f64) {
         let (mut r, mut q) = (0.0, 0.0);
         for p in &self.probs {
             let k = at.count;
@@ -530,12 +577,12 @@ impl<'b> Operator<'b> {
             at.refs = end;
             if M == POLICY {
                 if let Some(&e) = refs.get(usize::from(c.choices[k].load(Relaxed))) {
-                    best = self.work.read(e);
+                    best = work.read(e);
                 }
             } else {
                 let mut choice = CHOSE_CONST;
                 for (m, &e) in refs.iter().enumerate() {
-                    let x = self.work.read(e);
+                    let x = work.read(e);
                     if M == RECORDING && x > best {
                         choice = m as u8;
                     }
@@ -555,14 +602,21 @@ impl<'b> Operator<'b> {
     /// largest change, or with [`Mode::Check`] `max |T(v) - v|` (of the
     /// policy's operator with [`Moves::Policy`]).
     pub(crate) fn sweep(&self, mode: Mode, moves: Moves) -> f64 {
-        match moves {
-            Moves::All => self.sweep_reading::<ALL>(&mode),
-            Moves::Recording => self.sweep_reading::<RECORDING>(&mode),
-            Moves::Policy => self.sweep_reading::<POLICY>(&mode),
+        match &self.work {
+            Working::Single(w) => self.sweep_on(w, &mode, moves),
+            Working::Double(w) => self.sweep_on(w, &mode, moves),
         }
     }
 
-    fn sweep_reading<const M: u8>(&self, mode: &Mode) -> f64 {
+    fn sweep_on<P: Precision>(&self, work: &Work<P>, mode: &Mode, moves: Moves) -> f64 {
+        match moves {
+            Moves::All => self.sweep_reading::<ALL, P>(work, mode),
+            Moves::Recording => self.sweep_reading::<RECORDING, P>(work, mode),
+            Moves::Policy => self.sweep_reading::<POLICY, P>(work, mode),
+        }
+    }
+
+    fn sweep_reading<const M: u8, P: Precision>(&self, work: &Work<P>, mode: &Mode) -> f64 {
         self.chunks
             .par_iter()
             .map_init(
@@ -595,7 +649,7 @@ impl<'b> Operator<'b> {
                     let mut at = Cursor::default();
                     let ahead = |k: usize| {
                         if let Some(p) = view.pairs.get(k + PREFETCH_PAIRS) {
-                            prefetch_write(self.work.word(u64::from(p.j)));
+                            prefetch_write(work.word(u64::from(p.j)));
                             if let Mode::Record(steps) = mode {
                                 prefetch_write(&steps[p.j as usize]);
                             }
@@ -606,7 +660,7 @@ impl<'b> Operator<'b> {
                         .enumerate()
                         .map(|(k, &pair)| {
                             ahead(k);
-                            self.update_pair::<M>(&view, pair, &mut at, mode)
+                            self.update_pair::<M, P>(work, &view, pair, &mut at, mode)
                         })
                         .fold(0.0, f64::max)
                 },
@@ -614,11 +668,11 @@ impl<'b> Operator<'b> {
             .reduce(|| 0.0, f64::max)
     }
 
-    fn update_pair<const M: u8>(&self, c: &RowsView, pair: Pair, at: &mut Cursor, mode: &Mode) -> f64 {
+    fn update_pair<const M: u8, P: Precision>(&self, work: &Work<P>, c: &RowsView, pair: Pair, at: &mut Cursor, mode: &Mode) -> f64 {
         let (i, j) = (u64::from(pair.i), u64::from(pair.j));
-        let (ri, qi) = self.parts::<M>(c, at);
-        let (rj, qj) = self.parts::<M>(c, at);
-        let (di, dj) = crate::solve::settle_pair((i, ri, qi), (j, rj, qj), &self.work, !matches!(mode, Mode::Check));
+        let (ri, qi) = self.parts::<M, P>(work, c, at);
+        let (rj, qj) = self.parts::<M, P>(work, c, at);
+        let (di, dj) = crate::solve::settle_pair((i, ri, qi), (j, rj, qj), work, !matches!(mode, Mode::Check));
         if let Mode::Record(steps) = mode {
             steps[pair.i as usize].store((di as f32).to_bits(), Relaxed);
             if i != j {

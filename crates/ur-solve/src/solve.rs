@@ -192,11 +192,16 @@ pub struct SolveConfig {
     /// [`crate::Plan::layout_under`] for a memory cap); none: all of them.
     /// The values are the same whatever is stored.
     pub layout: Option<crate::plan::Layout>,
+    /// Sweep each group on `f32` values until no value changes by more
+    /// than 1e-3, then go on in `f64` (the default: those sweeps read half
+    /// the bytes); false: `f64` throughout. The fixed point, and so the
+    /// table, is the same either way to within the tolerance.
+    pub f32_first: bool,
 }
 
 impl Default for SolveConfig {
     fn default() -> Self {
-        SolveConfig { tolerance: 1e-12, threads: 0, checkpoint: None, layout: None }
+        SolveConfig { tolerance: 1e-12, threads: 0, checkpoint: None, layout: None, f32_first: true }
     }
 }
 
@@ -285,12 +290,12 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
         }
         match op {
             None => progress.layers_resumed(group),
-            Some(op) => {
+            Some(mut op) => {
                 progress.compiled(group, op.bytes());
                 if op.disk_bytes() > 0 {
                     progress.rows_on_disk(group, op.disk_bytes());
                 }
-                let (r, s) = solve_group(&op, group, cfg.tolerance, progress)?;
+                let (r, s) = solve_group(&mut op, group, cfg, progress)?;
                 let group_values = op.group_values(&values);
                 // The rows go first: the values are copied out at the group's smallest.
                 let work = op.into_work();
@@ -446,6 +451,9 @@ pub(crate) fn layer_groups(index: &Indexer) -> Vec<Vec<Layer>> {
 /// is small) until a sweep over every move changes no value by more than
 /// `tol`. Returns the certified residual and the sweeps made.
 ///
+/// The first sweeps, until the change is below [`ACCELERATE_BELOW`], run
+/// on `f32` values (with `cfg.f32_first`); they never certify a group.
+///
 /// Once the change is below [`POLICY_BELOW`] the best moves have mostly
 /// settled, and most sweeps read only the moves a recording sweep found
 /// best ([`Moves::Policy`]). Every [`FULL_EVERY`]th sweep, and the sweep
@@ -453,8 +461,12 @@ pub(crate) fn layer_groups(index: &Indexer) -> Vec<Vec<Layer>> {
 /// records the best anew; only such a full sweep can end the solve. Its
 /// change bounds `max |T(v) - v|` of the values it leaves (see
 /// [`residual_bound`]), so no checking sweep is needed.
-fn solve_group(op: &Operator, group: &[Layer], tol: f64, progress: &dyn Progress) -> Result<(f64, u32), SolveError> {
-    let len = op.work().len();
+fn solve_group(op: &mut Operator, group: &[Layer], cfg: &SolveConfig, progress: &dyn Progress) -> Result<(f64, u32), SolveError> {
+    let (len, tol) = (op.len(), cfg.tolerance);
+    let widen = |op: &mut Operator| op.widen().map_err(|e| SolveError::Io(format!("cannot allocate the group's values: {e}")));
+    if !cfg.f32_first {
+        widen(op)?;
+    }
     let mut accel: Option<Anderson> = None;
     let (mut sweep, mut since_full) = (0, 0);
     let mut moves = Moves::All;
@@ -468,11 +480,15 @@ fn solve_group(op: &Operator, group: &[Layer], tol: f64, progress: &dyn Progress
             return Err(SolveError::Io(e));
         }
         progress.sweep(group, sweep, change);
-        let full = moves != Moves::Policy;
-        if full && residual_bound(change) <= tol {
+        if op.is_single() {
+            // An f32 sweep certifies nothing; the group goes on in f64 before it is accelerated.
+            if change < ACCELERATE_BELOW || residual_bound(change) <= tol {
+                widen(op)?;
+            }
+        } else if moves != Moves::Policy && residual_bound(change) <= tol {
             return Ok((residual_bound(change), sweep));
         }
-        since_full = if full { 0 } else { since_full + 1 };
+        since_full = if moves == Moves::Policy { since_full + 1 } else { 0 };
         match accel.as_mut() {
             Some(a) => {
                 a.after_sweep(op.work());

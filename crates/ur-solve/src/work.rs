@@ -8,22 +8,69 @@
 //! once whether it is computed when read or when written, so the values
 //! are bit for bit those of computing it on every read.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::huge::HugeArray;
+use crate::huge::{HugeArray, Zeroable};
 use crate::solve::PairValues;
+
+/// How a working value is stored.
+pub(crate) trait Precision: Sync + Send + 'static {
+    type Word: Zeroable + Sync + Send;
+    fn load(w: &Self::Word) -> f64;
+    fn store(w: &Self::Word, v: f64);
+}
+
+/// `f64`: the values a group is certified on.
+pub(crate) struct Double;
+
+/// `f32`: half the bytes a read, for the first sweeps of a group, while
+/// the values are still far (1e-3 and more) from the fixed point. A
+/// sweep reads a dozen scattered values a position, so its misses are
+/// the lines of these words: sweeps before acceleration on Blitz went
+/// about a quarter faster. The group goes on in `f64` ([`Work::widen`])
+/// before it is accelerated, so the table does not depend on them beyond
+/// the fixed point's uniqueness.
+pub(crate) struct Single;
+
+impl Precision for Double {
+    type Word = AtomicU64;
+    #[inline(always)]
+    fn load(w: &AtomicU64) -> f64 {
+        f64::from_bits(w.load(Relaxed))
+    }
+    #[inline(always)]
+    fn store(w: &AtomicU64, v: f64) {
+        w.store(v.to_bits(), Relaxed);
+    }
+}
+
+impl Precision for Single {
+    type Word = AtomicU32;
+    #[inline(always)]
+    fn load(w: &AtomicU32) -> f64 {
+        f64::from(f32::from_bits(w.load(Relaxed)))
+    }
+    #[inline(always)]
+    fn store(w: &AtomicU32, v: f64) {
+        #[allow(clippy::cast_possible_truncation)]
+        w.store((v as f32).to_bits(), Relaxed);
+    }
+}
 
 /// A group's working values: word `2k` holds `V` of position `k`
 /// (group-relative), word `2k + 1` holds `1 - V`.
-pub(crate) struct Work {
-    words: HugeArray<AtomicU64>,
+pub(crate) struct Work<P: Precision = Double> {
+    words: HugeArray<P::Word>,
+    precision: PhantomData<P>,
 }
 
-/// Bytes a position takes.
+/// Bytes a position takes in `f64`, the larger.
 pub(crate) const BYTES_PER_POSITION: u64 = 16;
 
+/// Checks and builds references, whatever the precision.
 impl Work {
     /// Whether a group of `len` positions can be referenced by `u32`.
     pub(crate) fn check_len(len: u64) -> Result<(), String> {
@@ -33,13 +80,6 @@ impl Work {
         Ok(())
     }
 
-    /// `len` positions, each at one half.
-    pub(crate) fn at_half(len: u64) -> std::io::Result<Work> {
-        let words = HugeArray::<AtomicU64>::zeroed(2 * len as usize)?;
-        words.par_iter().for_each(|w| w.store(0.5f64.to_bits(), Relaxed));
-        Ok(Work { words })
-    }
-
     /// The reference of position `k`'s value, or with `complement` of
     /// `1 - V`.
     pub(crate) fn reference(k: u64, complement: bool) -> u32 {
@@ -47,14 +87,47 @@ impl Work {
         (2 * k + u64::from(complement)) as u32
     }
 
+    /// Copies `values` (the group's slice) in.
+    #[cfg(test)]
+    pub(crate) fn load(&self, values: &[AtomicU64]) {
+        values.par_iter().enumerate().for_each(|(k, v)| self.set(k as u64, f64::from_bits(v.load(Relaxed))));
+    }
+}
+
+impl Work<Single> {
+    /// The same values in `f64`, each complement computed anew in `f64`
+    /// (as every later update writes it).
+    pub(crate) fn widen(&self) -> std::io::Result<Work> {
+        let wide = Work::<Double>::zeroed(self.len())?;
+        wide.words.par_chunks_exact(2).zip(self.words.par_chunks_exact(2)).for_each(|(w, n)| {
+            let v = Single::load(&n[0]);
+            Double::store(&w[0], v);
+            Double::store(&w[1], 1.0 - v);
+        });
+        Ok(wide)
+    }
+}
+
+impl<P: Precision> Work<P> {
+    fn zeroed(len: u64) -> std::io::Result<Work<P>> {
+        Ok(Work { words: HugeArray::<P::Word>::zeroed(2 * len as usize)?, precision: PhantomData })
+    }
+
+    /// `len` positions, each at one half.
+    pub(crate) fn at_half(len: u64) -> std::io::Result<Work<P>> {
+        let work = Self::zeroed(len)?;
+        work.words.par_iter().for_each(|w| P::store(w, 0.5));
+        Ok(work)
+    }
+
     /// The word a reference names.
     #[inline(always)]
     pub(crate) fn read(&self, reference: u32) -> f64 {
-        f64::from_bits(self.words[reference as usize].load(Relaxed))
+        P::load(&self.words[reference as usize])
     }
 
     /// Position `k`'s word, for prefetching.
-    pub(crate) fn word(&self, k: u64) -> &AtomicU64 {
+    pub(crate) fn word(&self, k: u64) -> &P::Word {
         &self.words[2 * k as usize]
     }
 
@@ -66,23 +139,17 @@ impl Work {
     #[inline(always)]
     pub(crate) fn set(&self, k: u64, v: f64) {
         let k = 2 * k as usize;
-        self.words[k].store(v.to_bits(), Relaxed);
-        self.words[k + 1].store((1.0 - v).to_bits(), Relaxed);
-    }
-
-    /// Copies `values` (the group's slice) in.
-    #[cfg(test)]
-    pub(crate) fn load(&self, values: &[AtomicU64]) {
-        values.par_iter().enumerate().for_each(|(k, v)| self.set(k as u64, f64::from_bits(v.load(Relaxed))));
+        P::store(&self.words[k], v);
+        P::store(&self.words[k + 1], 1.0 - v);
     }
 
     /// Copies the values out to `values` (the group's slice).
     pub(crate) fn store(&self, values: &[AtomicU64]) {
-        values.par_iter().zip(self.words.par_chunks_exact(2)).for_each(|(v, w)| v.store(w[0].load(Relaxed), Relaxed));
+        values.par_iter().zip(self.words.par_chunks_exact(2)).for_each(|(v, w)| v.store(P::load(&w[0]).to_bits(), Relaxed));
     }
 }
 
-impl PairValues for Work {
+impl<P: Precision> PairValues for Work<P> {
     #[inline(always)]
     fn value(&self, k: u64) -> f64 {
         self.read(Work::reference(k, false))

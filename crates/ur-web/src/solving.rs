@@ -151,7 +151,7 @@ fn solve_one(solving: &Solving, i: usize, rules: &Rules, store: &Path) -> Status
     dir.push(format!(".ckpt-{}", ur_solve::table::fingerprint(rules)));
     let checkpoint = PathBuf::from(dir);
     solving.set(i, Status::Solving(0.0));
-    let cfg = SolveConfig { tolerance: 1e-12, threads: 0, checkpoint: Some(checkpoint.clone()), layout };
+    let cfg = SolveConfig { tolerance: 1e-12, threads: 0, checkpoint: Some(checkpoint.clone()), layout, ..SolveConfig::default() };
     let progress = Share { solving, i };
     let written = solve_kept(rules, &index, &cfg, &progress).and_then(|s| s.write_table(&out, rules, &index, encoding, cfg.tolerance));
     match written {
