@@ -104,7 +104,13 @@ impl SolveCmd {
             }
         }
         watch_signals(checkpoint.clone())?;
-        let cfg = SolveConfig { tolerance: self.tolerance, threads: self.threads, checkpoint: checkpoint.clone(), layout, ..SolveConfig::default() };
+        let cfg = SolveConfig {
+            tolerance: self.tolerance,
+            threads: self.threads,
+            checkpoint: checkpoint.clone(),
+            layout,
+            ..SolveConfig::default()
+        };
         let bar = Bar::new(index.len(), self.quiet);
         let started = Instant::now();
         let solution = solve_kept(&rules, &index, &cfg, &bar)?;
