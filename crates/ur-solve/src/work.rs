@@ -31,8 +31,8 @@ pub(crate) struct Double;
 /// sweep reads a dozen scattered values a position, so its misses are
 /// the lines of these words: sweeps before acceleration on Blitz went
 /// about a quarter faster. The group goes on in `f64` ([`Work::widen`])
-/// before it is accelerated, so the table does not depend on them beyond
-/// the fixed point's uniqueness.
+/// before it is accelerated: only where the iteration starts differs,
+/// not the fixed point it converges to.
 pub(crate) struct Single;
 
 impl Precision for Double {
