@@ -99,11 +99,7 @@ impl Work<Single> {
     /// (as every later update writes it).
     pub(crate) fn widen(&self) -> std::io::Result<Work> {
         let wide = Work::<Double>::zeroed(self.len())?;
-        wide.words.par_chunks_exact(2).zip(self.words.par_chunks_exact(2)).for_each(|(w, n)| {
-            let v = Single::load(&n[0]);
-            Double::store(&w[0], v);
-            Double::store(&w[1], 1.0 - v);
-        });
+        (0..self.len()).into_par_iter().for_each(|k| wide.set(k, self.value(k)));
         Ok(wide)
     }
 }
