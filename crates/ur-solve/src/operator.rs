@@ -649,7 +649,7 @@ impl<'b> Operator<'b> {
                     let mut at = Cursor::default();
                     let ahead = |k: usize| {
                         if let Some(p) = view.pairs.get(k + PREFETCH_PAIRS) {
-                            prefetch_write(work.word(u64::from(p.j)));
+                            work.words(u64::from(p.j)).iter().for_each(|w| prefetch_write(*w));
                             if let Mode::Record(steps) = mode {
                                 prefetch_write(&steps[p.j as usize]);
                             }
@@ -745,8 +745,8 @@ fn compile_row(b: &Bellman, st: &State, (base, len): (u64, u64), values: &(impl 
             let to = dests.trailing_zeros() as u8;
             dests &= dests - 1;
             b.for_each_target(st, throw, Move::new(to - throw.value, to), |target| match target {
-                Target::Stay(x) if in_group(x) => chunk.refs.push(Work::reference(x - base, false)),
-                Target::Flip(x) if in_group(x) => chunk.refs.push(Work::reference(x - base, true)),
+                Target::Stay(x) if in_group(x) => chunk.refs.push(Work::reference(len, x - base, false)),
+                Target::Flip(x) if in_group(x) => chunk.refs.push(Work::reference(len, x - base, true)),
                 Target::Stay(x) => best = best.max(Values::get(values, x)),
                 Target::Flip(x) => best = best.max(1.0 - Values::get(values, x)),
                 Target::Won => best = best.max(1.0),

@@ -20,7 +20,7 @@ pub struct GroupPlan {
     /// own start once it is compiled).
     pub values_compiling: u64,
     /// Values in memory while the group is swept: the group's own as its
-    /// working values, each beside its complement.
+    /// working values, and their complements.
     pub values_sweeping: u64,
     /// The acceleration history.
     pub history: u64,
