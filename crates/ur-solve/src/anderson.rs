@@ -13,12 +13,11 @@
 //! `a_{k-1}` is the correction applied after the previous sweep, so neither
 //! `x` nor `g` is ever copied.
 
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
 use crate::huge::HugeArray;
-use crate::solve::PairValues;
 use crate::work::Work;
 
 pub(crate) struct Anderson {
@@ -62,27 +61,29 @@ impl Anderson {
 
     /// Takes the values of the sweep just recorded and writes the
     /// accelerated iterate there.
-    pub(crate) fn after_sweep(&mut self, values: &Work) {
+    ///
+    /// One pass over plain slices in blocks, so it vectorises: it reads and
+    /// writes every position's words, and as a loop of atomic accesses it
+    /// took a third of an accelerated sweep's time.
+    pub(crate) fn after_sweep(&mut self, values: &mut Work) {
         self.recorded = (self.recorded + 1).min(3);
         let gamma = if self.recorded == 3 { self.coefficients() } else { None };
-        let (c1, c2) = gamma.unwrap_or((0.0, 0.0));
-        let (p1, p2) = self.last;
+        let last = self.last;
+        // The new `Δg1` overwrites `Δg2`, then the two swap names.
         let [dg1, dg2] = &mut self.dg;
-        let f = &self.step;
-        dg1.par_iter_mut().zip(dg2.par_iter_mut()).zip(f.par_iter()).enumerate().for_each(|(k, ((dg1, dg2), f))| {
-            let f = get(f);
-            let previous = p1 * f64::from(*dg1) + p2 * f64::from(*dg2);
-            let step = f - previous;
-            *dg2 = *dg1;
-            *dg1 = step as f32;
-            if gamma.is_some() {
-                let k = k as u64;
-                values.set(k, values.value(k) - c1 * step - c2 * f64::from(*dg2));
-            }
+        let (v, c) = values.split_mut();
+        let blocks = (v.par_chunks_mut(BLOCK).zip(c.par_chunks_mut(BLOCK)))
+            .zip(dg1.par_chunks(BLOCK).zip(dg2.par_chunks_mut(BLOCK)))
+            .zip(self.step.par_chunks_mut(BLOCK));
+        blocks.for_each(|(((v, c), (dg1, dg2)), f)| match gamma {
+            Some(gamma) => correct(Block { v, c, dg1, dg2, f }, last, gamma),
+            None => shift(dg1, dg2, f, last),
         });
-        self.last = (c1, c2);
+        self.dg.swap(0, 1);
+        self.last = gamma.unwrap_or((0.0, 0.0));
         let [f1, f2] = &mut self.older;
         std::mem::swap(f1, f2);
+        let f = &self.step;
         f1.par_iter_mut().enumerate().for_each(|(k, x)| *x = get(&f[k * SAMPLE]) as f32);
     }
 
@@ -103,6 +104,45 @@ impl Anderson {
         let [a11, a12, a22, b1, b2] = sums;
         let det = a11 * a22 - a12 * a12;
         (det > 1e-12 * a11 * a22).then(|| ((b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det))
+    }
+}
+
+/// Positions per task of [`Anderson::after_sweep`].
+const BLOCK: usize = 1 << 14;
+
+/// A block of positions' words in [`Anderson::after_sweep`]: values,
+/// complements, `Δg1`, `Δg2` (to be overwritten by the new `Δg1`) and `f`.
+struct Block<'a> {
+    v: &'a mut [AtomicU64],
+    c: &'a mut [AtomicU64],
+    dg1: &'a [f32],
+    dg2: &'a mut [f32],
+    f: &'a mut [AtomicU32],
+}
+
+/// `Δg1 = f - a`, where `a = p1 Δg1 + p2 Δg2` is the correction applied
+/// after the previous sweep, written over `Δg2`.
+#[inline(always)]
+fn new_step(f: &mut AtomicU32, dg1: f32, dg2: f32, (p1, p2): (f64, f64)) -> f64 {
+    f64::from(f32::from_bits(*f.get_mut())) - (p1 * f64::from(dg1) + p2 * f64::from(dg2))
+}
+
+/// The history shifted, the values left as the sweep wrote them.
+fn shift(dg1: &[f32], dg2: &mut [f32], f: &mut [AtomicU32], last: (f64, f64)) {
+    for ((&d1, d2), f) in dg1.iter().zip(dg2.iter_mut()).zip(f.iter_mut()) {
+        *d2 = new_step(f, d1, *d2, last) as f32;
+    }
+}
+
+/// The history shifted, and every value moved to `g - γ1 Δg1 - γ2 Δg2`.
+fn correct(b: Block, last: (f64, f64), (c1, c2): (f64, f64)) {
+    let history = b.dg1.iter().zip(b.dg2.iter_mut()).zip(b.f.iter_mut());
+    for ((v, c), ((&d1, d2), f)) in b.v.iter_mut().zip(b.c.iter_mut()).zip(history) {
+        let step = new_step(f, d1, *d2, last);
+        *d2 = step as f32;
+        let x = f64::from_bits(*v.get_mut()) - c1 * step - c2 * f64::from(d1);
+        *v.get_mut() = x.to_bits();
+        *c.get_mut() = (1.0 - x).to_bits();
     }
 }
 

@@ -457,10 +457,19 @@ impl<'b> Operator<'b> {
     /// # Panics
     /// While they are still in `f32`: the solver widens them before it
     /// accelerates or certifies a group.
+    #[cfg(test)]
     pub(crate) fn work(&self) -> &Work {
         match &self.work {
             Working::Double(w) => w,
             Working::Single(_) => panic!("the group's values are read in f64 before they are widened"),
+        }
+    }
+
+    /// [`Operator::work`], to write every value.
+    pub(crate) fn work_mut(&mut self) -> &mut Work {
+        match &mut self.work {
+            Working::Double(w) => w,
+            Working::Single(_) => panic!("the group's values are written in f64 before they are widened"),
         }
     }
 

@@ -491,7 +491,7 @@ fn solve_group(op: &mut Operator, group: &[Layer], cfg: &SolveConfig, progress: 
         since_full = if moves == Moves::Policy { since_full + 1 } else { 0 };
         match accel.as_mut() {
             Some(a) => {
-                a.after_sweep(op.work());
+                a.after_sweep(op.work_mut());
                 moves = next_moves(moves, change, since_full, tol);
             }
             None if change < ACCELERATE_BELOW => {

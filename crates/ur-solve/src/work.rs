@@ -100,6 +100,15 @@ impl Work {
     }
 }
 
+impl Work {
+    /// The values and the complements, for a pass that writes every
+    /// position (the accelerated iterate).
+    pub(crate) fn split_mut(&mut self) -> (&mut [AtomicU64], &mut [AtomicU64]) {
+        let len = self.len() as usize;
+        self.words.split_at_mut(len)
+    }
+}
+
 impl Work<Single> {
     /// The same values in `f64`, each complement computed anew in `f64`
     /// (as every later update writes it).
