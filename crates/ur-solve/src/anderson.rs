@@ -69,22 +69,23 @@ impl Anderson {
         self.recorded = (self.recorded + 1).min(3);
         let gamma = if self.recorded == 3 { self.coefficients() } else { None };
         let last = self.last;
-        // The new `Δg1` overwrites `Δg2`, then the two swap names.
+        // The new `Δg1` overwrites `Δg2`, and the new sample of `f` the
+        // oldest; then each pair swaps names.
         let [dg1, dg2] = &mut self.dg;
         let (v, c) = values.split_mut();
         let blocks = (v.par_chunks_mut(BLOCK).zip(c.par_chunks_mut(BLOCK)))
             .zip(dg1.par_chunks(BLOCK).zip(dg2.par_chunks_mut(BLOCK)))
-            .zip(self.step.par_chunks_mut(BLOCK));
-        blocks.for_each(|(((v, c), (dg1, dg2)), f)| match gamma {
-            Some(gamma) => correct(Block { v, c, dg1, dg2, f }, last, gamma),
-            None => shift(dg1, dg2, f, last),
+            .zip(self.step.par_chunks_mut(BLOCK).zip(self.older[1].par_chunks_mut(BLOCK / SAMPLE)));
+        blocks.for_each(|(((v, c), (dg1, dg2)), (f, older))| {
+            sample(f, older);
+            match gamma {
+                Some(gamma) => correct(Block { v, c, dg1, dg2, f }, last, gamma),
+                None => shift(dg1, dg2, f, last),
+            }
         });
         self.dg.swap(0, 1);
+        self.older.swap(0, 1);
         self.last = gamma.unwrap_or((0.0, 0.0));
-        let [f1, f2] = &mut self.older;
-        std::mem::swap(f1, f2);
-        let f = &self.step;
-        f1.par_iter_mut().enumerate().for_each(|(k, x)| *x = get(&f[k * SAMPLE]) as f32);
     }
 
     /// `γ` from the normal equations of the least-squares problem, or none
@@ -109,6 +110,7 @@ impl Anderson {
 
 /// Positions per task of [`Anderson::after_sweep`].
 const BLOCK: usize = 1 << 14;
+const _: () = assert!(BLOCK % SAMPLE == 0, "a block's samples are its own");
 
 /// A block of positions' words in [`Anderson::after_sweep`]: values,
 /// complements, `Δg1`, `Δg2` (to be overwritten by the new `Δg1`) and `f`.
@@ -125,6 +127,13 @@ struct Block<'a> {
 #[inline(always)]
 fn new_step(f: &mut AtomicU32, dg1: f32, dg2: f32, (p1, p2): (f64, f64)) -> f64 {
     f64::from(f32::from_bits(*f.get_mut())) - (p1 * f64::from(dg1) + p2 * f64::from(dg2))
+}
+
+/// Every [`SAMPLE`]th `f` of a block, into `older`.
+fn sample(f: &mut [AtomicU32], older: &mut [f32]) {
+    for (x, f) in older.iter_mut().zip(f.iter_mut().step_by(SAMPLE)) {
+        *x = f32::from_bits(*f.get_mut());
+    }
 }
 
 /// The history shifted, the values left as the sweep wrote them.
