@@ -110,7 +110,7 @@ impl Anderson {
 
 /// Positions per task of [`Anderson::after_sweep`].
 const BLOCK: usize = 1 << 14;
-const _: () = assert!(BLOCK % SAMPLE == 0, "a block's samples are its own");
+const _: () = assert!(BLOCK.is_multiple_of(SAMPLE), "a block's samples are its own");
 
 /// A block of positions' words in [`Anderson::after_sweep`]: values,
 /// complements, `Δg1`, `Δg2` (to be overwritten by the new `Δg1`) and `f`.
