@@ -150,8 +150,7 @@ fn correct(b: Block, last: (f64, f64), (c1, c2): (f64, f64)) {
         let step = new_step(f, d1, *d2, last);
         *d2 = step as f32;
         let x = f64::from_bits(*v.get_mut()) - c1 * step - c2 * f64::from(d1);
-        *v.get_mut() = x.to_bits();
-        *c.get_mut() = (1.0 - x).to_bits();
+        Work::set_words(v, c, x);
     }
 }
 

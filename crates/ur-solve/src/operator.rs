@@ -443,7 +443,8 @@ impl<'b> Operator<'b> {
     pub(crate) fn build(b: &'b Bellman<'b>, group: &[Layer], values: &[AtomicU64]) -> Operator<'b> {
         let mut op = Self::build_keeping(b, group, values, Keep::Share(1.0)).expect("no file");
         op.work = Working::Double(Work::at_half(op.len).expect("memory"));
-        op.work().load(op.group_values(values));
+        let group = op.group_values(values);
+        op.work_mut().load(group);
         op
     }
 
@@ -457,19 +458,10 @@ impl<'b> Operator<'b> {
     /// # Panics
     /// While they are still in `f32`: the solver widens them before it
     /// accelerates or certifies a group.
-    #[cfg(test)]
-    pub(crate) fn work(&self) -> &Work {
-        match &self.work {
-            Working::Double(w) => w,
-            Working::Single(_) => panic!("the group's values are read in f64 before they are widened"),
-        }
-    }
-
-    /// [`Operator::work`], to write every value.
     pub(crate) fn work_mut(&mut self) -> &mut Work {
         match &mut self.work {
             Working::Double(w) => w,
-            Working::Single(_) => panic!("the group's values are written in f64 before they are widened"),
+            Working::Single(_) => panic!("the group's values are used in f64 before they are widened"),
         }
     }
 

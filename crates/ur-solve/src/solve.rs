@@ -717,10 +717,11 @@ mod tests {
             pool.install(|| {
                 for group in layer_groups(&index) {
                     let upper = *group.iter().max_by_key(|l| l.start).unwrap();
-                    let op = Operator::build(&b, &group, &compiled);
+                    let mut op = Operator::build(&b, &group, &compiled);
                     assert_eq!(op.sweep(Mode::Check, Moves::All), sweep_pairs(&b, &upper, &plain, false), "{id} residual");
                     assert_eq!(op.sweep(Mode::Write, Moves::All), sweep_pairs(&b, &upper, &plain, true), "{id} change");
-                    op.work().store(op.group_values(&compiled));
+                    let values = op.group_values(&compiled);
+                    op.work_mut().store(values);
                 }
             });
             let bits = |v: &[AtomicU64]| v.iter().map(|a| a.load(Relaxed)).collect::<Vec<_>>();

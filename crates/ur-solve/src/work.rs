@@ -100,12 +100,20 @@ impl Work {
     }
 }
 
+/// A pass that writes every position (the accelerated iterate) on plain
+/// words, which the compiler can vectorise.
 impl Work {
-    /// The values and the complements, for a pass that writes every
-    /// position (the accelerated iterate).
+    /// The values and the complements, position `k` at `k` in both.
     pub(crate) fn split_mut(&mut self) -> (&mut [AtomicU64], &mut [AtomicU64]) {
         let len = self.len() as usize;
         self.words.split_at_mut(len)
+    }
+
+    /// [`Work::set`] on a position's two words from [`Work::split_mut`].
+    #[inline(always)]
+    pub(crate) fn set_words(value: &mut AtomicU64, complement: &mut AtomicU64, v: f64) {
+        *value.get_mut() = v.to_bits();
+        *complement.get_mut() = (1.0 - v).to_bits();
     }
 }
 
