@@ -18,6 +18,7 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 use ur_rules::{Move, Side, State};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 use crate::index::Layer;
 use crate::solve::{Bellman, Target, Values};
@@ -64,7 +65,8 @@ const CHOSE_CONST: u8 = u8::MAX;
 
 /// A position of the upper layer and its pass partner (same board, other
 /// side to move), group-relative.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[repr(C)]
 struct Pair {
     i: u32,
     j: u32,
@@ -115,8 +117,10 @@ enum Storage {
     Generated,
 }
 
-/// A chunk's rows in the spill file: pairs, counts, constants and
-/// references, one after the other, little-endian.
+/// A chunk's rows in the spill file: pairs, constants, references and
+/// counts, one after the other in the machine's byte order, so a sweep
+/// reads them into an aligned buffer and uses them there, with no second
+/// copy.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct DiskRows {
     offset: u64,
@@ -127,8 +131,12 @@ struct DiskRows {
 }
 
 impl DiskRows {
-    fn bytes(&self) -> usize {
-        8 * self.pairs as usize + self.counts as usize + 8 * self.consts as usize + 4 * self.refs as usize
+    /// Where the constants, references and counts start, and the end.
+    fn parts(&self) -> [usize; 4] {
+        let consts = 8 * self.pairs as usize;
+        let refs = consts + 8 * self.consts as usize;
+        let counts = refs + 4 * self.refs as usize;
+        [consts, refs, counts, counts + self.counts as usize]
     }
 }
 
@@ -155,13 +163,10 @@ impl Spill {
     /// Appends a chunk's rows; `None` (the error kept) when the write fails.
     fn write(&self, rows: &Rows, buf: &mut Vec<u8>) -> Option<DiskRows> {
         buf.clear();
-        rows.pairs.iter().for_each(|p| {
-            buf.extend_from_slice(&p.i.to_le_bytes());
-            buf.extend_from_slice(&p.j.to_le_bytes());
-        });
+        buf.extend_from_slice(rows.pairs.as_bytes());
+        buf.extend_from_slice(rows.consts.as_bytes());
+        buf.extend_from_slice(rows.refs.as_bytes());
         buf.extend_from_slice(&rows.counts);
-        rows.consts.iter().for_each(|c| buf.extend_from_slice(&c.to_le_bytes()));
-        rows.refs.iter().for_each(|r| buf.extend_from_slice(&r.to_le_bytes()));
         let offset = self.end.fetch_add(buf.len() as u64, Relaxed);
         let len = |n: usize| u32::try_from(n).expect("a chunk's rows are far below 4 G entries");
         let at = DiskRows {
@@ -183,23 +188,25 @@ impl Spill {
         }
     }
 
-    /// Reads a chunk's rows into `rows`; false (the error kept) on failure.
-    fn read(&self, at: &DiskRows, rows: &mut Rows, buf: &mut Vec<u8>) -> bool {
-        buf.resize(at.bytes(), 0);
-        if let Err(e) = self.file.read_exact_at(buf, at.offset) {
+    /// Reads a chunk's rows into `buf` and views them there; `None` (the
+    /// error kept) on failure.
+    fn read<'a>(&self, at: &DiskRows, buf: &'a mut Vec<u64>, choices: &'a [AtomicU8]) -> Option<RowsView<'a>> {
+        let [consts, refs, counts, end] = at.parts();
+        buf.resize(end.div_ceil(8), 0);
+        let bytes = &mut buf.as_mut_bytes()[..end];
+        if let Err(e) = self.file.read_exact_at(bytes, at.offset) {
             self.fail("read", e);
-            return false;
+            return None;
         }
-        rows.clear();
-        let (pairs, rest) = buf.split_at(8 * at.pairs as usize);
-        let (counts, rest) = rest.split_at(at.counts as usize);
-        let (consts, refs) = rest.split_at(8 * at.consts as usize);
-        let word = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("4 bytes"));
-        rows.pairs.extend(pairs.chunks_exact(8).map(|p| Pair { i: word(&p[..4]), j: word(&p[4..]) }));
-        rows.counts.extend_from_slice(counts);
-        rows.consts.extend(consts.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))));
-        rows.refs.extend(refs.chunks_exact(4).map(word));
-        true
+        let bytes = &*bytes;
+        let aligned = "the buffer is aligned for every part";
+        Some(RowsView {
+            pairs: <[Pair]>::ref_from_bytes(&bytes[..consts]).expect(aligned),
+            consts: <[f64]>::ref_from_bytes(&bytes[consts..refs]).expect(aligned),
+            refs: <[u32]>::ref_from_bytes(&bytes[refs..counts]).expect(aligned),
+            counts: &bytes[counts..],
+            choices,
+        })
     }
 }
 
@@ -627,19 +634,11 @@ impl<'b> Operator<'b> {
                         (Storage::Memory, _) => {
                             RowsView { pairs: &c.pairs, counts: &c.counts, consts: &c.consts, refs: &c.refs, choices: &c.choices }
                         }
-                        (Storage::Disk(at), Some(spill)) => {
-                            if !spill.read(at, rows, buf) {
-                                // The solve stops with the error; this sweep certifies nothing.
-                                return f64::INFINITY;
-                            }
-                            RowsView {
-                                pairs: &rows.pairs,
-                                counts: &rows.counts,
-                                consts: &rows.consts,
-                                refs: &rows.refs,
-                                choices: &c.choices,
-                            }
-                        }
+                        (Storage::Disk(at), Some(spill)) => match spill.read(at, buf, &c.choices) {
+                            Some(view) => view,
+                            // The solve stops with the error; this sweep certifies nothing.
+                            None => return f64::INFINITY,
+                        },
                         _ => {
                             // The constants were kept: the rows need no values.
                             let extent = (self.base, self.len);
