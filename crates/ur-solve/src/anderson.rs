@@ -60,12 +60,13 @@ impl Anderson {
     }
 
     /// Takes the values of the sweep just recorded and writes the
-    /// accelerated iterate there.
+    /// accelerated iterate there. Returns a bound on how far it moved any
+    /// value.
     ///
     /// One pass over plain slices in blocks, so it vectorises: it reads and
     /// writes every position's words, and as a loop of atomic accesses it
     /// took a third of an accelerated sweep's time.
-    pub(crate) fn after_sweep(&mut self, values: &mut Work) {
+    pub(crate) fn after_sweep(&mut self, values: &mut Work) -> f64 {
         self.recorded = (self.recorded + 1).min(3);
         let gamma = if self.recorded == 3 { self.coefficients() } else { None };
         let last = self.last;
@@ -76,16 +77,20 @@ impl Anderson {
         let blocks = (v.par_chunks_mut(BLOCK).zip(c.par_chunks_mut(BLOCK)))
             .zip(dg1.par_chunks(BLOCK).zip(dg2.par_chunks_mut(BLOCK)))
             .zip(self.step.par_chunks_mut(BLOCK).zip(self.older[1].par_chunks_mut(BLOCK / SAMPLE)));
-        blocks.for_each(|(((v, c), (dg1, dg2)), (f, older))| {
-            sample(f, older);
-            match gamma {
-                Some(gamma) => correct(Block { v, c, dg1, dg2, f }, last, gamma),
-                None => shift(dg1, dg2, f, last),
-            }
-        });
+        let moved = blocks
+            .map(|(((v, c), (dg1, dg2)), (f, older))| {
+                sample(f, older);
+                match gamma {
+                    Some(gamma) => correct(Block { v, c, dg1, dg2, f }, last, gamma),
+                    None => shift(dg1, dg2, f, last),
+                }
+            })
+            .reduce(|| 0.0, f64::max);
         self.dg.swap(0, 1);
         self.older.swap(0, 1);
         self.last = gamma.unwrap_or((0.0, 0.0));
+        // The rounding of `x` itself, relative to values of at most one.
+        if moved > 0.0 { moved + 4.0 * f64::EPSILON } else { 0.0 }
     }
 
     /// `γ` from the normal equations of the least-squares problem, or none
@@ -136,22 +141,33 @@ fn sample(f: &mut [AtomicU32], older: &mut [f32]) {
     }
 }
 
-/// The history shifted, the values left as the sweep wrote them.
-fn shift(dg1: &[f32], dg2: &mut [f32], f: &mut [AtomicU32], last: (f64, f64)) {
+/// The history shifted, the values left as the sweep wrote them (moved by
+/// nothing).
+fn shift(dg1: &[f32], dg2: &mut [f32], f: &mut [AtomicU32], last: (f64, f64)) -> f64 {
     for ((&d1, d2), f) in dg1.iter().zip(dg2.iter_mut()).zip(f.iter_mut()) {
         *d2 = new_step(f, d1, *d2, last) as f32;
     }
+    0.0
 }
 
 /// The history shifted, and every value moved to `g - γ1 Δg1 - γ2 Δg2`.
-fn correct(b: Block, last: (f64, f64), (c1, c2): (f64, f64)) {
+/// Returns the largest correction.
+fn correct(b: Block, last: (f64, f64), (c1, c2): (f64, f64)) -> f64 {
     let history = b.dg1.iter().zip(b.dg2.iter_mut()).zip(b.f.iter_mut());
+    // The largest correction as the bits of an `f32`, whose order is the
+    // numbers' when they are not negative: an integer maximum keeps the loop
+    // vectorised (a floating one would not be reordered).
+    let mut moved = 0u32;
     for ((v, c), ((&d1, d2), f)) in b.v.iter_mut().zip(b.c.iter_mut()).zip(history) {
         let step = new_step(f, d1, *d2, last);
         *d2 = step as f32;
-        let x = f64::from_bits(*v.get_mut()) - c1 * step - c2 * f64::from(d1);
+        let a = c1 * step + c2 * f64::from(d1);
+        let x = f64::from_bits(*v.get_mut()) - a;
+        moved = moved.max((a.abs() as f32).to_bits());
         Work::set_words(v, c, x);
     }
+    // Rounding to `f32` may have lost a relative 2^-24.
+    f64::from(f32::from_bits(moved)) * (1.0 + f64::from(f32::EPSILON))
 }
 
 fn get(a: &AtomicU32) -> f64 {

@@ -49,19 +49,25 @@ pub(crate) enum Mode<'a> {
 pub(crate) enum Moves {
     /// Every move of every throw; the best is taken.
     All,
-    /// Every move, remembering which one was best: the policy.
+    /// Every move, remembering which one was best (the policy), and for
+    /// each pair whether every best move beat the others by the margin of
+    /// [`Operator::set_record_margin`].
     Recording,
-    /// Only the move the policy names: one value per throw instead of
-    /// every move's. Once the best moves have settled this computes what
-    /// a full sweep computes, at a fraction of the memory reads.
+    /// Only the moves the last recording sweep found best, in the pairs
+    /// where each beat every other move of its throw by the recording's
+    /// margin; every move of the other pairs. While no value has moved by
+    /// half that margin since the recording read it, this computes what a
+    /// full sweep computes, at a fraction of the memory reads.
     Policy,
 }
+
+/// A recorded choice: the constant (a move leaving the group) was best.
+/// Otherwise a choice is the index of a reference.
+const CHOSE_CONST: u8 = u8::MAX;
 
 const ALL: u8 = 0;
 const RECORDING: u8 = 1;
 const POLICY: u8 = 2;
-/// A recorded choice: the constant (a move leaving the group) was best.
-const CHOSE_CONST: u8 = u8::MAX;
 
 /// A position of the upper layer and its pass partner (same board, other
 /// side to move), group-relative.
@@ -92,7 +98,9 @@ struct Chunk {
     refs: Box<[u32]>,
     /// Per row and throw, the best move of the last recording sweep: the
     /// index of a reference, or [`CHOSE_CONST`]. (Before any, the first
-    /// reference, or the constant when there is none: never nothing.)
+    /// reference, or the constant when there is none: never nothing.) Then
+    /// per pair, 1 if each of its throws' best moves beat the others by the
+    /// recording's margin (0 before any recording: nothing trusted).
     choices: Box<[AtomicU8]>,
 }
 
@@ -275,7 +283,7 @@ impl Rows {
             counts: if store { self.counts.as_slice().into() } else { Box::default() },
             consts: if matches!(storage, Storage::Disk(_)) { Box::default() } else { self.consts.as_slice().into() },
             refs: if store { self.refs.as_slice().into() } else { Box::default() },
-            choices: self.counts.iter().map(|_| AtomicU8::new(0)).collect(),
+            choices: (0..self.counts.len() + self.pairs.len()).map(|_| AtomicU8::new(0)).collect(),
         }
     }
 }
@@ -286,6 +294,11 @@ struct Cursor {
     count: usize,
     konst: usize,
     refs: usize,
+    /// While recording, whether every throw of the pair so far had its best
+    /// move ahead of the others by the margin.
+    clear: bool,
+    /// In a policy sweep, the pairs read in full for want of trust.
+    untrusted: u64,
 }
 
 /// A layer group's compiled operator.
@@ -307,6 +320,11 @@ pub(crate) struct Operator<'b> {
     spill: Option<Spill>,
     /// The group's values, which sweeps read and write.
     work: Working,
+    /// See [`Operator::set_record_margin`].
+    record_margin: f64,
+    /// Pairs, and those the last policy sweep read in full.
+    pairs: u64,
+    untrusted: AtomicU64,
 }
 
 /// A group's working values: `f32` for its first sweeps, then `f64`.
@@ -518,7 +536,7 @@ impl<'b> Operator<'b> {
             _ => None,
         };
         let used = AtomicU64::new(0);
-        let chunks = (0..upper.len.div_ceil(CHUNK))
+        let chunks: Vec<Chunk> = (0..upper.len.div_ceil(CHUNK))
             .into_par_iter()
             .map_init(
                 || (Rows::default(), Vec::new()),
@@ -543,7 +561,10 @@ impl<'b> Operator<'b> {
             )
             .collect();
         let work = Working::Single(Work::at_half(len).map_err(|e| format!("cannot allocate the group's values: {e}"))?);
-        let op = Operator { base, len, probs: b.throws.iter().map(|x| x.1).collect(), chunks, bellman: b, upper, spill, work };
+        // A chunk's choices: one per row and throw, then one per pair.
+        let pairs = chunks.iter().map(|c| c.choices.len() as u64).sum::<u64>() / (1 + 2 * b.throws.len() as u64);
+        let probs = b.throws.iter().map(|x| x.1).collect();
+        let op = Operator { base, len, probs, chunks, bellman: b, upper, spill, work, record_margin: f64::INFINITY, pairs, untrusted: AtomicU64::new(0) };
         op.error().map_or(Ok(op), Err)
     }
 
@@ -565,7 +586,7 @@ impl<'b> Operator<'b> {
     /// `R` and `q` of the row at the cursor (see `settle_pair` in solve.rs),
     /// reading the moves `M` says (`ALL`, `RECORDING` or `POLICY`).
     #[inline]
-    fn parts<const M: u8, P: Precision>(&self, work: &Work<P>, c: &RowsView, at: &mut Cursor) -> (f64, f64) {
+    fn parts<const M: u8, P: Precision>(&self, work: &Work<P>, c: &RowsView, at: &mut Cursor, margin: f64) -> (f64, f64) {
         let (mut r, mut q) = (0.0, 0.0);
         for p in &self.probs {
             let k = at.count;
@@ -588,17 +609,21 @@ impl<'b> Operator<'b> {
                     best = work.read(e);
                 }
             } else {
-                let mut choice = CHOSE_CONST;
+                let (mut choice, mut second) = (CHOSE_CONST, f64::NEG_INFINITY);
                 for (m, &e) in refs.iter().enumerate() {
                     let x = work.read(e);
-                    if M == RECORDING && x > best {
-                        choice = m as u8;
+                    if M == RECORDING {
+                        choice = if x > best { m as u8 } else { choice };
+                        // Branch-free: the smaller of `x` and the best so far may be the second.
+                        let lower = if x > best { best } else { x };
+                        second = if lower > second { lower } else { second };
                     }
                     // Not `f64::max`: no NaN handling needed, so one `maxsd`.
                     best = if x > best { x } else { best };
                 }
                 if M == RECORDING {
                     c.choices[k].store(choice, Relaxed);
+                    at.clear &= best - second >= margin;
                 }
             }
             r += p * best;
@@ -608,8 +633,9 @@ impl<'b> Operator<'b> {
 
     /// One Gauss-Seidel sweep, pass partners solved together. Returns the
     /// largest change, or with [`Mode::Check`] `max |T(v) - v|` (of the
-    /// policy's operator with [`Moves::Policy`]).
+    /// policy's operator with [`Moves::Policy`] when the values moved too far).
     pub(crate) fn sweep(&self, mode: Mode, moves: Moves) -> f64 {
+        self.untrusted.store(0, Relaxed);
         match &self.work {
             Working::Single(w) => self.sweep_on(w, &mode, moves),
             Working::Double(w) => self.sweep_on(w, &mode, moves),
@@ -624,7 +650,20 @@ impl<'b> Operator<'b> {
         }
     }
 
+    /// The share of the pairs that the last sweep, a policy sweep, read in
+    /// full because it could not trust their recorded choices.
+    pub(crate) fn untrusted_share(&self) -> f64 {
+        self.untrusted.load(Relaxed) as f64 / self.pairs.max(1) as f64
+    }
+
+    /// The margin by which the next recording sweeps require a best move to
+    /// beat the others for a policy sweep to follow it without reading them.
+    pub(crate) fn set_record_margin(&mut self, margin: f64) {
+        self.record_margin = margin;
+    }
+
     fn sweep_reading<const M: u8, P: Precision>(&self, work: &Work<P>, mode: &Mode) -> f64 {
+        let margin = self.record_margin;
         self.chunks
             .par_iter()
             .map_init(
@@ -655,23 +694,48 @@ impl<'b> Operator<'b> {
                             }
                         }
                     };
-                    view.pairs
+                    let change = view
+                        .pairs
                         .iter()
                         .enumerate()
                         .map(|(k, &pair)| {
                             ahead(k);
-                            self.update_pair::<M, P>(work, &view, pair, &mut at, mode)
+                            self.update_pair::<M, P>(work, &view, (k, pair), &mut at, mode, margin)
                         })
-                        .fold(0.0, f64::max)
+                        .fold(0.0, f64::max);
+                    if at.untrusted > 0 {
+                        self.untrusted.fetch_add(at.untrusted, Relaxed);
+                    }
+                    change
                 },
             )
             .reduce(|| 0.0, f64::max)
     }
 
-    fn update_pair<const M: u8, P: Precision>(&self, work: &Work<P>, c: &RowsView, pair: Pair, at: &mut Cursor, mode: &Mode) -> f64 {
+    /// Updates a pair: in a policy sweep, following the recorded choices if
+    /// the recording found them clear by its margin, else reading every move.
+    fn update_pair<const M: u8, P: Precision>(
+        &self,
+        work: &Work<P>,
+        c: &RowsView,
+        (k, pair): (usize, Pair),
+        at: &mut Cursor,
+        mode: &Mode,
+        margin: f64,
+    ) -> f64 {
         let (i, j) = (u64::from(pair.i), u64::from(pair.j));
-        let (ri, qi) = self.parts::<M, P>(work, c, at);
-        let (rj, qj) = self.parts::<M, P>(work, c, at);
+        let clear = &c.choices[c.counts.len() + k];
+        let ((ri, qi), (rj, qj)) = if M == POLICY && clear.load(Relaxed) == 0 {
+            at.untrusted += 1;
+            self.parts_of_every_move(work, c, at)
+        } else {
+            at.clear = true;
+            let parts = (self.parts::<M, P>(work, c, at, margin), self.parts::<M, P>(work, c, at, margin));
+            if M == RECORDING {
+                clear.store(u8::from(at.clear), Relaxed);
+            }
+            parts
+        };
         let (di, dj) = crate::solve::settle_pair((i, ri, qi), (j, rj, qj), work, !matches!(mode, Mode::Check));
         if let Mode::Record(steps) = mode {
             steps[pair.i as usize].store((di as f32).to_bits(), Relaxed);
@@ -680,6 +744,17 @@ impl<'b> Operator<'b> {
             }
         }
         di.abs().max(dj.abs())
+    }
+}
+
+impl Operator<'_> {
+    /// Both rows of a pair read in full: a policy sweep's way with a pair
+    /// whose choices it cannot trust. (Rare, and kept out of line so the
+    /// policy's own loop stays small.)
+    #[cold]
+    #[inline(never)]
+    fn parts_of_every_move<P: Precision>(&self, work: &Work<P>, c: &RowsView, at: &mut Cursor) -> ((f64, f64), (f64, f64)) {
+        (self.parts::<ALL, P>(work, c, at, 0.0), self.parts::<ALL, P>(work, c, at, 0.0))
     }
 }
 
