@@ -90,7 +90,11 @@ impl Anderson {
         self.older.swap(0, 1);
         self.last = gamma.unwrap_or((0.0, 0.0));
         // The rounding of `x` itself, relative to values of at most one.
-        if moved > 0.0 { moved + 4.0 * f64::EPSILON } else { 0.0 }
+        if moved > 0.0 {
+            moved + 4.0 * f64::EPSILON
+        } else {
+            0.0
+        }
     }
 
     /// `γ` from the normal equations of the least-squares problem, or none

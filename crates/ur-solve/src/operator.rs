@@ -564,7 +564,19 @@ impl<'b> Operator<'b> {
         // A chunk's choices: one per row and throw, then one per pair.
         let pairs = chunks.iter().map(|c| c.choices.len() as u64).sum::<u64>() / (1 + 2 * b.throws.len() as u64);
         let probs = b.throws.iter().map(|x| x.1).collect();
-        let op = Operator { base, len, probs, chunks, bellman: b, upper, spill, work, record_margin: f64::INFINITY, pairs, untrusted: AtomicU64::new(0) };
+        let op = Operator {
+            base,
+            len,
+            probs,
+            chunks,
+            bellman: b,
+            upper,
+            spill,
+            work,
+            record_margin: f64::INFINITY,
+            pairs,
+            untrusted: AtomicU64::new(0),
+        };
         op.error().map_or(Ok(op), Err)
     }
 
