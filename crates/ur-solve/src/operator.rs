@@ -61,13 +61,11 @@ pub(crate) enum Moves {
     Policy,
 }
 
-/// A recorded choice: the constant (a move leaving the group) was best.
-/// Otherwise a choice is the index of a reference.
-const CHOSE_CONST: u8 = u8::MAX;
-
 const ALL: u8 = 0;
 const RECORDING: u8 = 1;
 const POLICY: u8 = 2;
+/// A recorded choice: the constant (a move leaving the group) was best.
+const CHOSE_CONST: u8 = u8::MAX;
 
 /// A position of the upper layer and its pass partner (same board, other
 /// side to move), group-relative.
@@ -757,9 +755,7 @@ impl<'b> Operator<'b> {
         }
         di.abs().max(dj.abs())
     }
-}
 
-impl Operator<'_> {
     /// Both rows of a pair read in full: a policy sweep's way with a pair
     /// whose choices it cannot trust. (Rare, and kept out of line so the
     /// policy's own loop stays small.)
