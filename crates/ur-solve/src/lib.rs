@@ -30,6 +30,7 @@ pub mod plan;
 pub mod rgu;
 mod slots;
 pub mod solve;
+mod start;
 pub mod store;
 pub mod table;
 mod work;

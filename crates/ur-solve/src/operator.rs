@@ -498,6 +498,19 @@ impl<'b> Operator<'b> {
         matches!(self.work, Working::Single(_))
     }
 
+    /// Starts position `k` (group-relative) at `v` instead of one half.
+    pub(crate) fn set_start(&self, k: u64, v: f64) {
+        match &self.work {
+            Working::Single(w) => w.set(k, v),
+            Working::Double(w) => w.set(k, v),
+        }
+    }
+
+    /// The index of the group's position 0.
+    pub(crate) fn base(&self) -> u64 {
+        self.base
+    }
+
     /// Goes on in `f64` (nothing happens if it already does).
     ///
     /// # Errors

@@ -197,11 +197,16 @@ pub struct SolveConfig {
     /// the bytes); false: `f64` throughout. The fixed point, and so the
     /// table, is the same either way to within the tolerance.
     pub f32_first: bool,
+    /// Start each position where both sides still have a piece to enter at
+    /// the value of the race with one piece fewer a side, solved before it
+    /// (the default: fewer sweeps); false: every position at one half. The
+    /// table is the same either way to within the tolerance.
+    pub start_from_fewer: bool,
 }
 
 impl Default for SolveConfig {
     fn default() -> Self {
-        SolveConfig { tolerance: 1e-12, threads: 0, checkpoint: None, layout: None, f32_first: true }
+        SolveConfig { tolerance: 1e-12, threads: 0, checkpoint: None, layout: None, f32_first: true, start_from_fewer: true }
     }
 }
 
@@ -275,6 +280,8 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
     let releases = crate::checkpoint::releases(index, &groups);
     let disk = cfg.checkpoint.clone().unwrap_or_else(std::env::temp_dir);
     let (mut residual, mut sweeps, mut done) = (0.0f64, 0u64, 0u64);
+    // The layers that left memory so far.
+    let mut gone: Vec<Layer> = Vec::new();
     for (g, (group, released)) in groups.iter().zip(&releases).enumerate() {
         progress.layers_started(group, done, index.len());
         let resumed = checkpoints.as_ref().map(|c| c.load(group, &values)).transpose()? == Some(true);
@@ -284,9 +291,14 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
             None => Keep::Share(1.0),
         };
         let op = (!resumed).then(|| compile_group(&bellman, group, &values, keep)).transpose()?;
+        if let Some(op) = op.as_ref().filter(|_| cfg.start_from_fewer) {
+            let solved = crate::start::Solved { values: &values, released: &gone, checkpoints: checkpoints.as_ref() };
+            crate::start::start_from_fewer(op, rules, index, group, &solved)?;
+        }
         if checkpoints.is_some() {
             // No later group reads them, and this one is compiled.
             release(&mut values, released);
+            gone.extend(released);
         }
         match op {
             None => progress.layers_resumed(group),
