@@ -426,7 +426,8 @@ fn the_game_is_saved_as_it_goes_and_kept_on_sigterm_and_sighup() {
         assert_eq!(saved_steps(&path), shown, "{name}: the record as it stands:\n{s}");
         // SAFETY: sending a signal to a process this test started.
         unsafe { libc::kill(pane.ur_pid(), signal) };
-        let after = pane.wait("the app to exit", |s| s.contains("STTY"));
+        // Both flags: the shell prints them one line at a time.
+        let after = pane.wait("the app to exit", |s| s.matches("STTY ").count() >= 2);
         assert!(after.contains(&format!("EXITED {code}")), "{name}:\n{after}");
         assert!(after.contains("STTY icanon") && after.contains("STTY echo"), "{name}: the terminal is left raw:\n{after}");
         let shown_flags =
