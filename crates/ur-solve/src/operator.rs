@@ -518,7 +518,6 @@ impl<'b> Operator<'b> {
     pub(crate) fn widen(&mut self) -> std::io::Result<()> {
         if let Working::Single(w) = &self.work {
             self.work = Working::Double(w.widen()?);
-            crate::huge::return_freed_memory();
         }
         Ok(())
     }

@@ -280,6 +280,9 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
     let releases = crate::checkpoint::releases(index, &groups);
     let disk = cfg.checkpoint.clone().unwrap_or_else(std::env::temp_dir);
     let (mut residual, mut sweeps, mut done) = (0.0f64, 0u64, 0u64);
+    if cfg.layout.is_none() {
+        crate::huge::keep_freed_memory();
+    }
     // The layers that left memory so far.
     let mut gone: Vec<Layer> = Vec::new();
     for (g, (group, released)) in groups.iter().zip(&releases).enumerate() {
@@ -311,10 +314,10 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
                 let group_values = op.group_values(&values);
                 // The rows go first: the values are copied out at the group's smallest.
                 let work = op.into_work();
-                crate::huge::return_freed_memory();
+                return_freed_memory(cfg);
                 work.store(group_values);
                 drop(work);
-                crate::huge::return_freed_memory();
+                return_freed_memory(cfg);
                 residual = residual.max(r);
                 sweeps += u64::from(s);
                 if let Some(c) = &checkpoints {
@@ -324,8 +327,19 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
         }
         done += group.iter().map(|l| l.len).sum::<u64>();
     }
+    crate::huge::return_freed_memory();
     let released = if checkpoints.is_some() { releases.into_iter().flatten().collect() } else { Vec::new() };
     Ok(Solved { values, released, checkpoint: cfg.checkpoint.clone(), residual, sweeps })
+}
+
+/// Hands freed memory back to the system between groups when the solve
+/// plans its memory (a layout under a cap): the next group's peak is
+/// planned without it. Without a cap, the allocator keeps it for the
+/// next group's rows ([`crate::huge::keep_freed_memory`]).
+fn return_freed_memory(cfg: &SolveConfig) {
+    if cfg.layout.is_some() {
+        crate::huge::return_freed_memory();
+    }
 }
 
 /// A finished solve whose values are where the solve left them: the layers
@@ -480,7 +494,11 @@ pub(crate) fn layer_groups(index: &Indexer) -> Vec<Vec<Layer>> {
 /// [`residual_bound`]), so no checking sweep is needed.
 fn solve_group(op: &mut Operator, group: &[Layer], cfg: &SolveConfig, progress: &dyn Progress) -> Result<(f64, u32), SolveError> {
     let (len, tol) = (op.len(), cfg.tolerance);
-    let widen = |op: &mut Operator| op.widen().map_err(|e| SolveError::Io(format!("cannot allocate the group's values: {e}")));
+    let widen = |op: &mut Operator| {
+        op.widen().map_err(|e| SolveError::Io(format!("cannot allocate the group's values: {e}")))?;
+        return_freed_memory(cfg);
+        Ok(())
+    };
     if !cfg.f32_first {
         widen(op)?;
     }
