@@ -95,18 +95,37 @@ impl<T: Zeroable> DerefMut for HugeArray<T> {
     }
 }
 
-/// Lets the allocator keep memory freed for reuse, from here on in this
-/// process: a solve without a memory cap compiles each group's rows into
-/// the memory the group before freed, instead of the kernel handing out
-/// (and clearing) fresh pages for every group. Blocks up to 32 MiB come
-/// from the allocator's heaps, and their free tops are kept (below 2 GiB).
-pub fn keep_freed_memory() {
+/// While it lives, the allocator keeps memory freed for reuse: a solve
+/// without a memory cap compiles each group's rows into the memory the
+/// group before freed, instead of the kernel handing out (and clearing)
+/// fresh pages for every group. Blocks up to 32 MiB come from the
+/// allocator's heaps, and their free tops are kept (below 2 GiB). Dropped,
+/// it sets glibc's default thresholds again and hands the memory back.
+pub struct KeepFreedMemory(());
+
+pub fn keep_freed_memory() -> KeepFreedMemory {
+    set_malloc_thresholds(32 << 20, i32::MAX);
+    KeepFreedMemory(())
+}
+
+impl Drop for KeepFreedMemory {
+    fn drop(&mut self) {
+        set_malloc_thresholds(128 << 10, 128 << 10);
+        return_freed_memory();
+    }
+}
+
+/// The sizes above which glibc maps a block on its own, and trims a
+/// heap's free top.
+fn set_malloc_thresholds(mmap: i32, trim: i32) {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only changes the allocator's thresholds.
     unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
-        libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, mmap);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, trim);
     }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    let _ = (mmap, trim);
 }
 
 /// Hands memory the allocator holds free back to the system. A compiled

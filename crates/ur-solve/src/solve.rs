@@ -280,9 +280,7 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
     let releases = crate::checkpoint::releases(index, &groups);
     let disk = cfg.checkpoint.clone().unwrap_or_else(std::env::temp_dir);
     let (mut residual, mut sweeps, mut done) = (0.0f64, 0u64, 0u64);
-    if cfg.layout.is_none() {
-        crate::huge::keep_freed_memory();
-    }
+    let _kept = cfg.layout.is_none().then(crate::huge::keep_freed_memory);
     // The layers that left memory so far.
     let mut gone: Vec<Layer> = Vec::new();
     for (g, (group, released)) in groups.iter().zip(&releases).enumerate() {
@@ -327,7 +325,6 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
         }
         done += group.iter().map(|l| l.len).sum::<u64>();
     }
-    crate::huge::return_freed_memory();
     let released = if checkpoints.is_some() { releases.into_iter().flatten().collect() } else { Vec::new() };
     Ok(Solved { values, released, checkpoint: cfg.checkpoint.clone(), residual, sweeps })
 }
