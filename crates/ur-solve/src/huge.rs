@@ -103,6 +103,7 @@ impl<T: Zeroable> DerefMut for HugeArray<T> {
 /// it sets glibc's default thresholds again and hands the memory back.
 pub struct KeepFreedMemory(());
 
+/// Starts keeping freed memory, until the [`KeepFreedMemory`] is dropped.
 pub fn keep_freed_memory() -> KeepFreedMemory {
     set_malloc_thresholds(32 << 20, i32::MAX);
     KeepFreedMemory(())
