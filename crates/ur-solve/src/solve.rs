@@ -210,6 +210,14 @@ impl Default for SolveConfig {
     }
 }
 
+impl SolveConfig {
+    /// Whether the solve keeps to a planned peak (a layout under a cap),
+    /// so memory freed between groups goes back to the system at once.
+    fn plans_memory(&self) -> bool {
+        self.layout.is_some()
+    }
+}
+
 /// Receives progress reports; every method has an empty default.
 pub trait Progress: Sync {
     /// A group of layers solved together starts; `done` positions are solved already.
@@ -280,7 +288,7 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
     let releases = crate::checkpoint::releases(index, &groups);
     let disk = cfg.checkpoint.clone().unwrap_or_else(std::env::temp_dir);
     let (mut residual, mut sweeps, mut done) = (0.0f64, 0u64, 0u64);
-    let _kept = cfg.layout.is_none().then(crate::huge::keep_freed_memory);
+    let _kept = (!cfg.plans_memory()).then(crate::huge::keep_freed_memory);
     // The layers that left memory so far.
     let mut gone: Vec<Layer> = Vec::new();
     for (g, (group, released)) in groups.iter().zip(&releases).enumerate() {
@@ -330,11 +338,11 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
 }
 
 /// Hands freed memory back to the system between groups when the solve
-/// plans its memory (a layout under a cap): the next group's peak is
-/// planned without it. Without a cap, the allocator keeps it for the
-/// next group's rows ([`crate::huge::keep_freed_memory`]).
+/// plans its memory: the next group's peak is planned without it.
+/// Otherwise the allocator keeps it for the next group's rows
+/// ([`crate::huge::keep_freed_memory`]).
 fn return_freed_memory(cfg: &SolveConfig) {
-    if cfg.layout.is_some() {
+    if cfg.plans_memory() {
         crate::huge::return_freed_memory();
     }
 }
