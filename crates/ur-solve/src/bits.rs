@@ -39,6 +39,22 @@ pub(crate) struct BitIndex {
     stride: usize,
 }
 
+/// The positions of a layer that share a pattern: they differ only in their
+/// start squares, so a move of a piece past them leads, from each, to an
+/// index affine in the two sides' start ranks.
+pub(crate) struct Block {
+    /// The pattern's pieces alone, the side to move set, nothing in reserve.
+    pub(crate) pattern: State,
+    /// The layer rank of the block's first position.
+    pub(crate) first: u64,
+    /// The block ranks to visit, `lo..hi`, from the top.
+    pub(crate) ranks: (u64, u64),
+    /// Opponent start subsets: block rank `r` is `mine * w + theirs`.
+    pub(crate) w: u64,
+    /// Pieces of the mover and the opponent not on the pattern's squares.
+    pub(crate) budgets: (u8, u8),
+}
+
 /// Whether the rules fit this scheme.
 pub(crate) fn applies(rules: &Rules) -> bool {
     let exclusive = (0..rules.squares().len() as u8).all(|sq| rules.is_exclusive(sq));
@@ -223,6 +239,55 @@ impl BitIndex {
             }
             pat -= 1;
         }
+    }
+
+    /// Calls `f` with every pattern block that has layer ranks in `lo..hi`,
+    /// highest first, as [`BitIndex::for_each_desc`] visits them.
+    pub(crate) fn for_each_block_desc(
+        &self,
+        rules: &Rules,
+        (lo, hi): (u64, u64),
+        (m, o): (u8, u8),
+        to_move: Side,
+        mut f: impl FnMut(&Block),
+    ) {
+        let hs = self.begin + 1;
+        let offsets = self.offsets(m, o);
+        let mut pat = offsets.partition_point(|&x| x < hi) - 1;
+        loop {
+            let first = offsets[pat];
+            let top = hi.min(first + self.count(pat, m, o));
+            if lo.max(first) < top {
+                let mut pattern = State::empty(to_move);
+                let (me, opp) = (self.pat_me[pat] << hs, self.pat_opp[pat] << hs);
+                for (side, mut bits) in [(to_move, me), (to_move.other(), opp)] {
+                    while bits != 0 {
+                        pattern.add_piece(rules, side, bits.trailing_zeros() as u8);
+                        bits &= bits - 1;
+                    }
+                }
+                let w = self.cb[usize::from(o) - opp.count_ones() as usize];
+                let budgets = (m - me.count_ones() as u8, o - opp.count_ones() as u8);
+                f(&Block { pattern, first, ranks: (lo.max(first) - first, top - first), w, budgets });
+            }
+            if first <= lo || pat == 0 {
+                return;
+            }
+            pat -= 1;
+        }
+    }
+
+    /// The start squares of the position ranked `r` in a block: the mover's
+    /// and the opponent's start ranks and their occupancy bits.
+    #[inline(always)]
+    pub(crate) fn starts(&self, block: &Block, r: u64) -> ((u64, u32), (u64, u32)) {
+        let (me, opp) = (r / block.w, r % block.w);
+        ((me, self.rb_inv[me as usize] << 1), (opp, self.rb_inv[opp as usize] << 1))
+    }
+
+    /// Path positions `1..=begin` are each side's private start squares.
+    pub(crate) fn begin(&self) -> u8 {
+        self.begin
     }
 
     /// Places pattern `pat` and start rank `r`; returns the pieces placed (mine, theirs).

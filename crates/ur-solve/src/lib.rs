@@ -26,6 +26,7 @@ pub mod index;
 pub mod loaded;
 mod masks;
 mod operator;
+mod patterns;
 pub mod plan;
 pub mod rgu;
 mod slots;

@@ -21,15 +21,16 @@ use ur_rules::{Move, Side, State};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 use crate::index::Layer;
+use crate::patterns::{compile_rows_by_block, BlockMoves};
 use crate::solve::{Bellman, Target, Values};
 use crate::work::{Precision, Single, Work};
 
 /// Upper-layer positions per chunk: the unit of parallel work.
 const CHUNK: u64 = 1 << 12;
 /// A throw's count when it allows no move.
-const PASS: u8 = u8::MAX;
+pub(crate) const PASS: u8 = u8::MAX;
 /// A throw's count flag: a constant precedes its references.
-const HAS_CONST: u8 = 1 << 7;
+pub(crate) const HAS_CONST: u8 = 1 << 7;
 
 /// What a sweep does.
 pub(crate) enum Mode<'a> {
@@ -71,9 +72,9 @@ const CHOSE_CONST: u8 = u8::MAX;
 /// side to move), group-relative.
 #[derive(Clone, Copy, FromBytes, IntoBytes, KnownLayout, Immutable)]
 #[repr(C)]
-struct Pair {
-    i: u32,
-    j: u32,
+pub(crate) struct Pair {
+    pub(crate) i: u32,
+    pub(crate) j: u32,
 }
 
 /// Compiled rows of some position pairs, two rows per pair (`i`'s, `j`'s),
@@ -242,17 +243,19 @@ struct RowsView<'a> {
 
 /// A chunk's rows while they are compiled.
 #[derive(Default)]
-struct Rows {
-    pairs: Vec<Pair>,
+pub(crate) struct Rows {
+    pub(crate) pairs: Vec<Pair>,
     /// Per row and throw: its number of references, with [`HAS_CONST`] set
     /// when it has a constant, or [`PASS`].
-    counts: Vec<u8>,
+    pub(crate) counts: Vec<u8>,
     /// The constants, in row and throw order: the best value of the moves
     /// that leave the group.
-    consts: Vec<f64>,
+    pub(crate) consts: Vec<f64>,
     /// The words of the group's [`Work`] they read: `V`, or `1 - V` when
     /// the opponent moves next.
-    refs: Vec<u32>,
+    pub(crate) refs: Vec<u32>,
+    /// The moves of the pattern block being compiled (`bits-v1`).
+    moves: BlockMoves,
 }
 
 impl Rows {
@@ -811,8 +814,27 @@ fn compile_chunk(
 
 /// Compiles the two rows of every pair whose upper index is in `range`:
 /// every position there whose pass partner is not above it.
-fn compile_rows(b: &Bellman, upper: &Layer, range: (u64, u64), (base, len): (u64, u64), values: &(impl Values + ?Sized), chunk: &mut Rows) {
+fn compile_rows(b: &Bellman, upper: &Layer, range: (u64, u64), extent: (u64, u64), values: &(impl Values + ?Sized), chunk: &mut Rows) {
     chunk.clear();
+    match b.index.bits() {
+        Some(bits) => {
+            let mut moves = std::mem::take(&mut chunk.moves);
+            compile_rows_by_block(b, bits, upper, range, extent, values, (chunk, &mut moves));
+            chunk.moves = moves;
+        }
+        None => compile_rows_by_position(b, upper, range, extent, values, chunk),
+    }
+}
+
+/// [`compile_rows`] a position at a time, for every index scheme.
+pub(crate) fn compile_rows_by_position(
+    b: &Bellman,
+    upper: &Layer,
+    range: (u64, u64),
+    (base, len): (u64, u64),
+    values: &(impl Values + ?Sized),
+    chunk: &mut Rows,
+) {
     b.index.for_each_desc(b.rules, upper, range, Side::Light, |i, st| {
         let mut flipped = st;
         flipped.set_to_move(Side::Dark);
