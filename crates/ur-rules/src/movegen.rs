@@ -111,8 +111,17 @@ impl Rules {
         }
         let s = side.index();
         let entry = u32::from(st.reserve[s] > 0 && throw.enter) << v;
+        ((st.mask[s] << v) | entry) & self.landings(st, throw)
+    }
+
+    /// The path positions (bit `pos`, the end of the path included) where
+    /// the side to move may land a piece with this throw, whichever piece
+    /// it moves: [`Rules::destinations`] are the reachable ones.
+    #[inline(always)]
+    pub fn landings(&self, st: &State, throw: &Throw) -> u32 {
+        let side = st.to_move;
         let on_path = (2u32 << (self.path_len() + 1)) - 1;
-        ((st.mask[s] << v) | entry) & on_path & !st.block[s] & !self.stop_block(side, v)
+        on_path & !st.block[side.index()] & !self.stop_block(side, throw.value)
     }
 
     /// Whether the side to move may move a piece from `from` to `to`, ignoring

@@ -285,6 +285,19 @@ impl BitIndex {
         ((me, self.rb_inv[me as usize] << 1), (opp, self.rb_inv[opp as usize] << 1))
     }
 
+    /// The start rank of a side's start squares (bit `pos` for path
+    /// position `pos`, other bits ignored).
+    #[inline(always)]
+    pub(crate) fn start_rank(&self, mask: u32) -> u64 {
+        u64::from(self.rb[(mask >> 1 & self.begin_mask) as usize])
+    }
+
+    /// How many start subsets a side with `k` pieces off the pattern has:
+    /// the weight of the mover's start rank.
+    pub(crate) fn start_weight(&self, k: u8) -> u64 {
+        self.cb[usize::from(k)]
+    }
+
     /// Path positions `1..=begin` are each side's private start squares.
     pub(crate) fn begin(&self) -> u8 {
         self.begin

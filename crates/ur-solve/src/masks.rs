@@ -101,6 +101,14 @@ impl<'a> MaskMoves<'a> {
         }
     }
 
+    /// Whether `side`, landing on its path position `to`, captures a piece
+    /// of the opponent, whose path positions are the bits of `theirs`.
+    #[inline(always)]
+    pub(crate) fn captures(&self, side: Side, to: u8, theirs: u32) -> bool {
+        let victim = self.opp_on[side.index()][usize::from(to) & 31];
+        victim != 0 && theirs >> victim & 1 == 1
+    }
+
     /// The index of the position with these masks and borne-off counts,
     /// seen from the side whose pieces `mine` holds.
     #[inline(always)]

@@ -816,10 +816,10 @@ fn compile_chunk(
 /// every position there whose pass partner is not above it.
 fn compile_rows(b: &Bellman, upper: &Layer, range: (u64, u64), extent: (u64, u64), values: &(impl Values + ?Sized), chunk: &mut Rows) {
     chunk.clear();
-    match b.index.bits() {
-        Some(bits) => {
+    match b.index.bits().zip(b.masks()) {
+        Some(fast) => {
             let mut moves = std::mem::take(&mut chunk.moves);
-            compile_rows_by_block(b, bits, upper, range, extent, values, (chunk, &mut moves));
+            compile_rows_by_block(b, fast, upper, range, extent, values, (chunk, &mut moves));
             chunk.moves = moves;
         }
         None => compile_rows_by_position(b, upper, range, extent, values, chunk),

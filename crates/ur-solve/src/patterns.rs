@@ -1,28 +1,30 @@
 //! Compiling `bits-v1` rows a pattern block at a time.
 //!
 //! The positions of a block share every piece past the start squares and
-//! differ only in their start squares (up to a few hundred of them). A move
-//! of a piece past the start is legal for all of them or none, and leads,
-//! from each, to an index affine in the two sides' start ranks (the index
-//! is `offset[pattern] + rank(my start) * w + rank(their start)`). So each
-//! such move is generated and ranked once per block, at three probe
-//! positions, and each position only evaluates its affine form; the moves
-//! from the start squares and from the reserve are generated per position
-//! as before. The rows are those [`compile_row`](crate::operator) builds,
-//! in the same order (a start move lands before any move past the start
-//! with the same throw), which the tests check.
+//! differ only in their start squares (tens to hundreds of them). The index
+//! is `offset[pattern] + rank(mover's start) * w + rank(opponent's start)`,
+//! so wherever a move leads, its index is affine in the two sides' start
+//! ranks after the move, with coefficients that depend on the pattern
+//! alone. Each block therefore generates and ranks each move once, at a
+//! probe position with empty start squares (a *lead*), and each position
+//! only tests which moves it has (bit operations on its start squares) and
+//! evaluates their leads. The rows are those `compile_rows_by_position`
+//! builds, in the same order (a move from the reserve or a start square
+//! lands before any move of a piece past the start with the same throw),
+//! which the tests check.
 
-use ur_rules::{Move, Side, State, Throw};
+use ur_rules::{Extra, Move, Side, Throw};
 
 use crate::bits::{BitIndex, Block};
 use crate::index::Layer;
+use crate::masks::MaskMoves;
 use crate::operator::{Pair, Rows, HAS_CONST, PASS};
 use crate::solve::{Bellman, Target, Values};
 use crate::work::Work;
 
-/// Where a move past the start squares leads from a block's positions:
-/// `base + mover * (mover's start rank) + opponent * (opponent's start rank)`.
-#[derive(Clone, Copy, Debug)]
+/// Where a move leads from a block's positions: `base + mover * (mover's
+/// start rank after the move) + opponent * (opponent's start rank)`.
+#[derive(Clone, Copy, Debug, Default)]
 struct Lead {
     kind: Kind,
     base: u64,
@@ -30,8 +32,9 @@ struct Lead {
     opponent: u64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 enum Kind {
+    #[default]
     Won,
     /// A word of the group's values (its reference, so `base` is one too).
     Word,
@@ -44,121 +47,174 @@ impl Lead {
     fn at(&self, (mover, opponent): (u64, u64)) -> u64 {
         self.base + self.mover * mover + self.opponent * opponent
     }
+
+    /// The lead of a target seen from a probe with empty start squares,
+    /// with these coefficients when the mover keeps the move (`stay`) and
+    /// when it hands it over (`flip`).
+    fn of(target: Target, stay: (u64, u64), flip: (u64, u64), (base, len): (u64, u64)) -> Lead {
+        let in_group = |x: u64| x >= base && x < base + len;
+        let ((mover, opponent), kind, at) = match target {
+            Target::Won => ((0, 0), Kind::Won, 0),
+            Target::Stay(x) if in_group(x) => (stay, Kind::Word, u64::from(Work::reference(len, x - base, false))),
+            Target::Flip(x) if in_group(x) => (flip, Kind::Word, u64::from(Work::reference(len, x - base, true))),
+            Target::Stay(x) => (stay, Kind::Solved(false), x),
+            Target::Flip(x) => (flip, Kind::Solved(true), x),
+        };
+        Lead { kind, base: at, mover, opponent }
+    }
 }
 
-/// The leads of a block's moves past the start, per side to move and
-/// throw, reused from block to block.
+/// A block's moves for one side to move and one throw.
+#[derive(Clone, Copy, Default)]
+struct ThrowMoves {
+    /// Where the leads of the moves of pieces past the start are in `leads`.
+    past: (usize, usize),
+    /// Whether a piece past the start can move.
+    movable: bool,
+    /// Where a piece from the reserve or a start square may land, its own
+    /// start pieces aside.
+    landings: u32,
+}
+
+/// The leads of a block's moves, for either side to move, reused from
+/// block to block.
 #[derive(Default)]
 pub(crate) struct BlockMoves {
     leads: Vec<Lead>,
-    /// Per side to move (the block's, then the other) and throw: where its
-    /// leads end in `leads`, and whether a piece past the start can move.
-    ends: Vec<(usize, bool)>,
+    /// Per side to move (the block's, then the other) and throw.
+    throws: Vec<ThrowMoves>,
+    /// Per side to move, throw and start square `from` (0: the reserve):
+    /// where the leads of the move from there are in `leads`.
+    starts: Vec<(usize, usize)>,
+    /// Where the pass partner of each position is: `mover` weighs the
+    /// block side's start rank, `opponent` the other's.
+    partner: Lead,
 }
 
 /// Compiles the two rows of every pair whose upper index is in `range`, as
-/// `compile_rows` does, a pattern block at a time.
+/// `compile_rows_by_position` does, a pattern block at a time.
 pub(crate) fn compile_rows_by_block(
     b: &Bellman,
-    bits: &BitIndex,
+    (bits, masks): (&BitIndex, &MaskMoves),
     upper: &Layer,
     range: (u64, u64),
     extent: (u64, u64),
     values: &(impl Values + ?Sized),
     (chunk, moves): (&mut Rows, &mut BlockMoves),
 ) {
-    let (base, _) = extent;
+    let base = extent.0;
     let budgets = (b.index.pieces() - upper.mine, b.index.pieces() - upper.theirs);
     let local = (range.0 - upper.start, range.1 - upper.start);
     bits.for_each_block_desc(b.rules, local, budgets, Side::Light, |block| {
-        moves.build(b, bits, block, upper, extent);
+        moves.build(b, (bits, masks), block, upper, extent);
         for r in (block.ranks.0..block.ranks.1).rev() {
-            let ((my_rank, my_start), (their_rank, their_start)) = bits.starts(block, r);
-            let mut st = block.pattern;
-            for (side, mut start) in [(Side::Light, my_start), (Side::Dark, their_start)] {
-                while start != 0 {
-                    st.add_piece(b.rules, side, start.trailing_zeros() as u8);
-                    start &= start - 1;
-                }
-            }
-            st.set_counts(Side::Light, block.budgets.0 - my_start.count_ones() as u8, upper.mine);
-            st.set_counts(Side::Dark, block.budgets.1 - their_start.count_ones() as u8, upper.theirs);
+            let (mine, theirs) = bits.starts(block, r);
             let i = upper.start + block.first + r;
-            let mut flipped = st;
-            flipped.set_to_move(Side::Dark);
-            let j = b.index.rank(&flipped);
+            let j = moves.partner.at((mine.0, theirs.0));
             if j <= i {
                 chunk.pairs.push(Pair { i: (i - base) as u32, j: (j - base) as u32 });
-                moves.row(b, bits, &st, 0, (my_rank, their_rank), extent, values, chunk);
-                moves.row(b, bits, &flipped, 1, (their_rank, my_rank), extent, values, chunk);
+                let reserves = (block.budgets.0 - mine.1.count_ones() as u8, block.budgets.1 - theirs.1.count_ones() as u8);
+                moves.row(b, bits, 0, (mine, theirs, reserves.0), values, chunk);
+                moves.row(b, bits, 1, (theirs, mine, reserves.1), values, chunk);
             }
         }
     });
 }
 
 impl BlockMoves {
-    /// The leads of the block's moves past the start, for either side to move.
-    fn build(&mut self, b: &Bellman, bits: &BitIndex, block: &Block, upper: &Layer, extent: (u64, u64)) {
+    /// The leads of the block's moves, for either side to move.
+    fn build(&mut self, b: &Bellman, (bits, masks): (&BitIndex, &MaskMoves), block: &Block, upper: &Layer, extent: (u64, u64)) {
         self.leads.clear();
-        self.ends.clear();
-        let start_of = |side: Side| {
-            let mut probe = block.pattern;
-            probe.add_piece(b.rules, side, 1);
-            probe
+        self.throws.clear();
+        self.starts.clear();
+        let mut pattern = block.pattern;
+        pattern.set_counts(Side::Light, 0, upper.mine);
+        pattern.set_counts(Side::Dark, 0, upper.theirs);
+        let rank_as = |side: Side| {
+            let mut st = pattern;
+            st.set_to_move(side);
+            b.index.rank(&st)
         };
-        for side in Side::BOTH {
-            let mut pattern = block.pattern;
-            pattern.set_counts(Side::Light, 0, upper.mine);
-            pattern.set_counts(Side::Dark, 0, upper.theirs);
-            pattern.set_to_move(side);
-            let mut mover = start_of(side);
-            let mut opponent = start_of(side.other());
-            for p in [&mut mover, &mut opponent] {
-                p.set_counts(Side::Light, 0, upper.mine);
-                p.set_counts(Side::Dark, 0, upper.theirs);
-                p.set_to_move(side);
-            }
+        let own = [rank_as(Side::Light), rank_as(Side::Dark)];
+        let weight = |k: u8| bits.start_weight(k);
+        self.partner = Lead { kind: Kind::Word, base: own[1], mover: 1, opponent: weight(block.budgets.0) };
+        for (view, side) in Side::BOTH.into_iter().enumerate() {
+            let mut at = pattern;
+            at.set_to_move(side);
+            let (m, o) = if view == 0 { block.budgets } else { (block.budgets.1, block.budgets.0) };
+            let theirs = at.occupied_positions(side.other());
+            let (stay_ref, flip_ref) = (reference(own[view], false, extent), reference(own[1 - view], true, extent));
             for (throw, _) in &b.throws {
-                let mut dests = b.rules.destinations(&pattern, throw) & !low_mask(bits, throw);
+                let landings = b.rules.landings(&at, throw);
+                for from in 0..=bits.begin() {
+                    let first = self.leads.len();
+                    let to = from + throw.value;
+                    if m > 0 && throw.value > 0 && landings >> to & 1 == 1 && (from > 0 || throw.enter) {
+                        if to <= bits.begin() {
+                            // Onto a start square: the same pattern, the block's own positions.
+                            let stay = Lead { kind: Kind::Word, base: stay_ref, mover: weight(o), opponent: 1 };
+                            let flip = Lead { kind: Kind::Word, base: flip_ref, mover: 1, opponent: weight(m) };
+                            let extra = throw.extra.max(if b.rules.is_rosette(side, to) { b.rules.rosette_extra() } else { Extra::None });
+                            match extra {
+                                Extra::Auto => self.leads.push(stay),
+                                Extra::None => self.leads.push(flip),
+                                Extra::Optional => self.leads.extend([stay, flip]),
+                            }
+                        } else {
+                            let mut probe = at;
+                            if from == 0 {
+                                probe.set_counts(side, 1, probe.off(side));
+                            } else {
+                                probe.add_piece(b.rules, side, from);
+                            }
+                            let captured = u8::from(masks.captures(side, to, theirs));
+                            let (stay, flip) = ((weight(o + captured), 1), (1, weight(m - 1)));
+                            b.for_each_target(&probe, throw, Move::new(from, to), |t| self.leads.push(Lead::of(t, stay, flip, extent)));
+                        }
+                    }
+                    self.starts.push((first, self.leads.len()));
+                }
+                let first = self.leads.len();
+                let mut dests = b.rules.destinations(&at, throw) & !low_mask(bits, throw);
                 let movable = dests != 0;
                 while dests != 0 {
                     let to = dests.trailing_zeros() as u8;
                     dests &= dests - 1;
-                    let mv = Move::new(to - throw.value, to);
-                    let [at0, at_mover, at_opponent] = [&pattern, &mover, &opponent].map(|p| targets(b, p, throw, mv));
-                    for k in 0..at0.len {
-                        self.leads.push(lead(at0.of[k], at_mover.of[k], at_opponent.of[k], extent));
-                    }
+                    let captured = u8::from(masks.captures(side, to, theirs));
+                    let (stay, flip) = ((weight(o + captured), 1), (1, weight(m)));
+                    b.for_each_target(&at, throw, Move::new(to - throw.value, to), |t| self.leads.push(Lead::of(t, stay, flip, extent)));
                 }
-                self.ends.push((self.leads.len(), movable));
+                self.throws.push(ThrowMoves { past: (first, self.leads.len()), movable, landings });
             }
         }
     }
 
-    /// Appends the row of position `st`, whose side to move is the block's
-    /// (`view` 0) or the other (`view` 1), with these start ranks (the
-    /// mover's, the opponent's).
+    /// Appends the row of a block position, its side to move the block's
+    /// (`view` 0) or the other (`view` 1), given the mover's and the
+    /// opponent's start ranks and squares and the mover's reserve.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn row(
         &self,
         b: &Bellman,
         bits: &BitIndex,
-        st: &State,
         view: usize,
-        ranks: (u64, u64),
-        (base, len): (u64, u64),
+        ((rank, start), (their_rank, _), reserve): ((u64, u32), (u64, u32), u8),
         values: &(impl Values + ?Sized),
         chunk: &mut Rows,
     ) {
-        let in_group = |x: u64| x >= base && x < base + len;
-        let throws = b.throws.len();
+        let froms = usize::from(bits.begin()) + 1;
         for (t, (throw, _)) in b.throws.iter().enumerate() {
-            let k = view * throws + t;
-            let (end, movable) = self.ends[k];
-            let begin = if k == 0 { 0 } else { self.ends[k - 1].0 };
-            let mut dests = b.rules.destinations(st, throw) & low_mask(bits, throw);
-            if dests == 0 && !movable {
+            let k = view * b.throws.len() + t;
+            let moves = &self.throws[k];
+            let v = throw.value;
+            let mut dests = if v == 0 {
+                0
+            } else {
+                let entry = u32::from(reserve > 0 && throw.enter) << v;
+                ((start << v) | entry) & moves.landings & !start & low_mask(bits, throw)
+            };
+            if dests == 0 && !moves.movable {
                 chunk.counts.push(PASS);
                 continue;
             }
@@ -167,21 +223,16 @@ impl BlockMoves {
             while dests != 0 {
                 let to = dests.trailing_zeros() as u8;
                 dests &= dests - 1;
-                b.for_each_target(st, throw, Move::new(to - throw.value, to), |target| match target {
-                    Target::Stay(x) if in_group(x) => chunk.refs.push(Work::reference(len, x - base, false)),
-                    Target::Flip(x) if in_group(x) => chunk.refs.push(Work::reference(len, x - base, true)),
-                    Target::Stay(x) => best = best.max(Values::get(values, x)),
-                    Target::Flip(x) => best = best.max(1.0 - Values::get(values, x)),
-                    Target::Won => best = best.max(1.0),
-                });
-            }
-            for lead in &self.leads[begin..end] {
-                match lead.kind {
-                    Kind::Word => chunk.refs.push(lead.at(ranks) as u32),
-                    Kind::Solved(false) => best = best.max(Values::get(values, lead.at(ranks))),
-                    Kind::Solved(true) => best = best.max(1.0 - Values::get(values, lead.at(ranks))),
-                    Kind::Won => best = best.max(1.0),
+                let from = to - v;
+                let landed = if to <= bits.begin() { 1 << to } else { 0 };
+                let after = (bits.start_rank(start & !(1 << from) | landed), their_rank);
+                let (lo, hi) = self.starts[k * froms + usize::from(from)];
+                for lead in &self.leads[lo..hi] {
+                    emit(lead, after, values, chunk, &mut best);
                 }
+            }
+            for lead in &self.leads[moves.past.0..moves.past.1] {
+                emit(lead, (rank, their_rank), values, chunk, &mut best);
             }
             let n = (chunk.refs.len() - first) as u8;
             debug_assert!(n < HAS_CONST, "a throw has at most 2 x 15 targets");
@@ -195,49 +246,28 @@ impl BlockMoves {
     }
 }
 
+/// Adds a lead's target to the row: a reference, or the best constant.
+#[inline(always)]
+fn emit(lead: &Lead, ranks: (u64, u64), values: &(impl Values + ?Sized), chunk: &mut Rows, best: &mut f64) {
+    match lead.kind {
+        Kind::Word => chunk.refs.push(lead.at(ranks) as u32),
+        Kind::Solved(false) => *best = best.max(Values::get(values, lead.at(ranks))),
+        Kind::Solved(true) => *best = best.max(1.0 - Values::get(values, lead.at(ranks))),
+        Kind::Won => *best = best.max(1.0),
+    }
+}
+
+/// The reference of a position of the group (its index), or of its complement.
+fn reference(index: u64, complement: bool, (base, len): (u64, u64)) -> u64 {
+    u64::from(Work::reference(len, index - base, complement))
+}
+
 /// The destinations a move from the reserve or a start square can reach
 /// with this throw: path positions up to the last start square plus the
 /// throw.
 #[inline(always)]
 fn low_mask(bits: &BitIndex, throw: &Throw) -> u32 {
     (2u32 << (bits.begin() + throw.value)) - 1
-}
-
-/// Up to two targets of one move.
-#[derive(Clone, Copy)]
-struct Targets {
-    of: [Target; 2],
-    len: usize,
-}
-
-fn targets(b: &Bellman, st: &State, throw: &Throw, mv: Move) -> Targets {
-    let mut out = Targets { of: [Target::Won; 2], len: 0 };
-    b.for_each_target(st, throw, mv, |t| {
-        out.of[out.len] = t;
-        out.len += 1;
-    });
-    out
-}
-
-/// The lead of a target seen from the block's probe positions: no start
-/// pieces, one mover's piece on the first start square (start rank 1), one
-/// opponent's there.
-fn lead(at0: Target, at_mover: Target, at_opponent: Target, (base, len): (u64, u64)) -> Lead {
-    let index = |t: Target| match t {
-        Target::Stay(x) | Target::Flip(x) => x,
-        Target::Won => 0,
-    };
-    let (x0, xm, xo) = (index(at0), index(at_mover), index(at_opponent));
-    let (mover, opponent) = (xm.wrapping_sub(x0), xo.wrapping_sub(x0));
-    let in_group = x0 >= base && x0 < base + len;
-    let (kind, base) = match at0 {
-        Target::Won => (Kind::Won, 0),
-        Target::Stay(_) if in_group => (Kind::Word, u64::from(Work::reference(len, x0 - base, false))),
-        Target::Flip(_) if in_group => (Kind::Word, u64::from(Work::reference(len, x0 - base, true))),
-        Target::Stay(_) => (Kind::Solved(false), x0),
-        Target::Flip(_) => (Kind::Solved(true), x0),
-    };
-    Lead { kind, base, mover, opponent }
 }
 
 #[cfg(test)]
@@ -279,7 +309,7 @@ mod tests {
                     for lo in (upper.start..upper.start + upper.len).step_by(step as usize) {
                         let range = (lo, (lo + step).min(upper.start + upper.len));
                         let (mut by_block, mut by_position, mut moves) = (Rows::default(), Rows::default(), BlockMoves::default());
-                        compile_rows_by_block(&b, bits, &upper, range, extent, &Distinct, (&mut by_block, &mut moves));
+                        compile_rows_by_block(&b, (bits, b.masks().unwrap()), &upper, range, extent, &Distinct, (&mut by_block, &mut moves));
                         compile_rows_by_position(&b, &upper, range, extent, &Distinct, &mut by_position);
                         let what = format!("{id} at {pieces} pieces, layer {upper:?}, ranks {range:?}");
                         assert_eq!(

@@ -65,6 +65,11 @@ impl<'a> Bellman<'a> {
         Bellman { rules, index, throws, masks: MaskMoves::new(rules, index) }
     }
 
+    /// The mask moves of a `bits-v1` rule set.
+    pub(crate) fn masks(&self) -> Option<&MaskMoves<'a>> {
+        self.masks.as_ref()
+    }
+
     /// The win probability of the side to move, before it rolls.
     #[inline]
     pub fn value(&self, st: &State, v: &(impl Values + ?Sized)) -> f64 {
