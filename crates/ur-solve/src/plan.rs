@@ -125,9 +125,10 @@ pub struct Plan {
 }
 
 /// A solve takes about this many times the processor time of compiling its
-/// operators: 5.2 on Blitz, 5.8 on Finkel, 6.4 to 6.9 on Masters (5
-/// December; compiling got faster over the sessions and the sweeps less so).
-const SOLVE_PER_COMPILE: f64 = 6.0;
+/// operators: 8.4 on Blitz, 10.9 on Finkel, about 14.5 on Masters (7
+/// December, once rows were compiled a pattern block at a time; compiling
+/// got faster over the sessions and the sweeps less so).
+const SOLVE_PER_COMPILE: f64 = 11.0;
 
 impl Plan {
     /// Peak bytes in memory over the whole solve, every row stored.
