@@ -309,7 +309,15 @@ mod tests {
                     for lo in (upper.start..upper.start + upper.len).step_by(step as usize) {
                         let range = (lo, (lo + step).min(upper.start + upper.len));
                         let (mut by_block, mut by_position, mut moves) = (Rows::default(), Rows::default(), BlockMoves::default());
-                        compile_rows_by_block(&b, (bits, b.masks().unwrap()), &upper, range, extent, &Distinct, (&mut by_block, &mut moves));
+                        compile_rows_by_block(
+                            &b,
+                            (bits, b.masks().unwrap()),
+                            &upper,
+                            range,
+                            extent,
+                            &Distinct,
+                            (&mut by_block, &mut moves),
+                        );
                         compile_rows_by_position(&b, &upper, range, extent, &Distinct, &mut by_position);
                         let what = format!("{id} at {pieces} pieces, layer {upper:?}, ranks {range:?}");
                         assert_eq!(
