@@ -13,7 +13,7 @@
 //! lands before any move of a piece past the start with the same throw),
 //! which the tests check.
 
-use ur_rules::{Extra, Move, Side, Throw};
+use ur_rules::{Extra, Move, Side, State, Throw};
 
 use crate::bits::{BitIndex, Block};
 use crate::index::Layer;
@@ -121,78 +121,120 @@ pub(crate) fn compile_rows_by_block(
     });
 }
 
+/// A block seen by one side to move, while its leads are built.
+struct View<'s> {
+    side: Side,
+    /// The block's pattern, this side to move, nothing in reserve.
+    at: State,
+    /// Pieces of the mover and of the opponent off the pattern.
+    budgets: (u8, u8),
+    /// The references of the block's own positions: the mover's first
+    /// (kept on a start square), the opponent's complement (handed over).
+    stay: u64,
+    flip: u64,
+    extent: (u64, u64),
+    fast: (&'s BitIndex, &'s MaskMoves<'s>),
+}
+
+impl View<'_> {
+    fn weight(&self, k: u8) -> u64 {
+        self.fast.0.start_weight(k)
+    }
+
+    /// The coefficients of a move's leads, by whether the mover keeps the
+    /// move or hands it over, when it captures or not and moves a piece
+    /// from off the pattern onto it or not.
+    fn coefficients(&self, to: u8, onto_pattern: bool) -> ((u64, u64), (u64, u64)) {
+        let (m, o) = self.budgets;
+        let captured = u8::from(self.fast.1.captures(self.side, to, self.at.occupied_positions(self.side.other())));
+        ((self.weight(o + captured), 1), (1, self.weight(m - u8::from(onto_pattern))))
+    }
+}
+
 impl BlockMoves {
     /// The leads of the block's moves, for either side to move.
-    fn build(&mut self, b: &Bellman, (bits, masks): (&BitIndex, &MaskMoves), block: &Block, upper: &Layer, extent: (u64, u64)) {
+    fn build(&mut self, b: &Bellman, fast: (&BitIndex, &MaskMoves), block: &Block, upper: &Layer, extent: (u64, u64)) {
         self.leads.clear();
         self.throws.clear();
         self.starts.clear();
         let mut pattern = block.pattern;
         pattern.set_counts(Side::Light, 0, upper.mine);
         pattern.set_counts(Side::Dark, 0, upper.theirs);
-        let rank_as = |side: Side| {
-            let mut st = pattern;
-            st.set_to_move(side);
-            b.index.rank(&st)
-        };
-        let own = [rank_as(Side::Light), rank_as(Side::Dark)];
-        let weight = |k: u8| bits.start_weight(k);
-        self.partner = Lead { kind: Kind::Word, base: own[1], mover: 1, opponent: weight(block.budgets.0) };
-        for (view, side) in Side::BOTH.into_iter().enumerate() {
+        let as_moved_by = |side: Side| {
             let mut at = pattern;
             at.set_to_move(side);
-            let (m, o) = if view == 0 { block.budgets } else { (block.budgets.1, block.budgets.0) };
-            let theirs = at.occupied_positions(side.other());
-            let (stay_ref, flip_ref) = (reference(own[view], false, extent), reference(own[1 - view], true, extent));
+            at
+        };
+        let own = Side::BOTH.map(|side| b.index.rank(&as_moved_by(side)));
+        self.partner = Lead { kind: Kind::Word, base: own[1], mover: 1, opponent: fast.0.start_weight(block.budgets.0) };
+        for (k, side) in Side::BOTH.into_iter().enumerate() {
+            let view = View {
+                side,
+                at: as_moved_by(side),
+                budgets: if k == 0 { block.budgets } else { (block.budgets.1, block.budgets.0) },
+                stay: reference(own[k], false, extent),
+                flip: reference(own[1 - k], true, extent),
+                extent,
+                fast,
+            };
             for (throw, _) in &b.throws {
-                let landings = b.rules.landings(&at, throw);
-                for from in 0..=bits.begin() {
-                    let first = self.leads.len();
-                    let to = from + throw.value;
-                    if m > 0 && throw.value > 0 && landings >> to & 1 == 1 && (from > 0 || throw.enter) {
-                        if to <= bits.begin() {
-                            // Onto a start square: the same pattern, the block's own positions.
-                            let stay = Lead { kind: Kind::Word, base: stay_ref, mover: weight(o), opponent: 1 };
-                            let flip = Lead { kind: Kind::Word, base: flip_ref, mover: 1, opponent: weight(m) };
-                            let extra = throw.extra.max(if b.rules.is_rosette(side, to) { b.rules.rosette_extra() } else { Extra::None });
-                            match extra {
-                                Extra::Auto => self.leads.push(stay),
-                                Extra::None => self.leads.push(flip),
-                                Extra::Optional => self.leads.extend([stay, flip]),
-                            }
-                        } else {
-                            let mut probe = at;
-                            if from == 0 {
-                                probe.set_counts(side, 1, probe.off(side));
-                            } else {
-                                probe.add_piece(b.rules, side, from);
-                            }
-                            let captured = u8::from(masks.captures(side, to, theirs));
-                            let (stay, flip) = ((weight(o + captured), 1), (1, weight(m - 1)));
-                            b.for_each_target(&probe, throw, Move::new(from, to), |t| self.leads.push(Lead::of(t, stay, flip, extent)));
-                        }
-                    }
-                    self.starts.push((first, self.leads.len()));
-                }
-                let first = self.leads.len();
-                let mut dests = b.rules.destinations(&at, throw) & !low_mask(bits, throw);
-                let movable = dests != 0;
-                while dests != 0 {
-                    let to = dests.trailing_zeros() as u8;
-                    dests &= dests - 1;
-                    let captured = u8::from(masks.captures(side, to, theirs));
-                    let (stay, flip) = ((weight(o + captured), 1), (1, weight(m)));
-                    b.for_each_target(&at, throw, Move::new(to - throw.value, to), |t| self.leads.push(Lead::of(t, stay, flip, extent)));
-                }
-                self.throws.push(ThrowMoves { past: (first, self.leads.len()), movable, landings });
+                self.add_throw(b, &view, throw);
             }
         }
+    }
+
+    /// The leads of one throw's moves: from the reserve and each start
+    /// square, then those of pieces past the start.
+    fn add_throw(&mut self, b: &Bellman, view: &View, throw: &Throw) {
+        let landings = b.rules.landings(&view.at, throw);
+        for from in 0..=view.fast.0.begin() {
+            let first = self.leads.len();
+            let to = from + throw.value;
+            if view.budgets.0 > 0 && throw.value > 0 && landings >> to & 1 == 1 && (from > 0 || throw.enter) {
+                self.add_start_move(b, view, throw, (from, to));
+            }
+            self.starts.push((first, self.leads.len()));
+        }
+        let first = self.leads.len();
+        let mut dests = b.rules.destinations(&view.at, throw) & !low_mask(view.fast.0, throw);
+        let movable = dests != 0;
+        while dests != 0 {
+            let to = dests.trailing_zeros() as u8;
+            dests &= dests - 1;
+            let (stay, flip) = view.coefficients(to, false);
+            b.for_each_target(&view.at, throw, Move::new(to - throw.value, to), |t| self.leads.push(Lead::of(t, stay, flip, view.extent)));
+        }
+        self.throws.push(ThrowMoves { past: (first, self.leads.len()), movable, landings });
+    }
+
+    /// The leads of a move from the reserve (`from` 0) or a start square.
+    fn add_start_move(&mut self, b: &Bellman, view: &View, throw: &Throw, (from, to): (u8, u8)) {
+        let (m, o) = view.budgets;
+        if to <= view.fast.0.begin() {
+            // Onto a start square: the same pattern, so the block's own positions.
+            let stay = Lead { kind: Kind::Word, base: view.stay, mover: view.weight(o), opponent: 1 };
+            let flip = Lead { kind: Kind::Word, base: view.flip, mover: 1, opponent: view.weight(m) };
+            let rosette = if b.rules.is_rosette(view.side, to) { b.rules.rosette_extra() } else { Extra::None };
+            match throw.extra.max(rosette) {
+                Extra::Auto => self.leads.push(stay),
+                Extra::None => self.leads.push(flip),
+                Extra::Optional => self.leads.extend([stay, flip]),
+            }
+            return;
+        }
+        let mut probe = view.at;
+        if from == 0 {
+            probe.set_counts(view.side, 1, probe.off(view.side));
+        } else {
+            probe.add_piece(b.rules, view.side, from);
+        }
+        let (stay, flip) = view.coefficients(to, true);
+        b.for_each_target(&probe, throw, Move::new(from, to), |t| self.leads.push(Lead::of(t, stay, flip, view.extent)));
     }
 
     /// Appends the row of a block position, its side to move the block's
     /// (`view` 0) or the other (`view` 1), given the mover's and the
     /// opponent's start ranks and squares and the mover's reserve.
-    #[allow(clippy::too_many_arguments)]
     #[inline]
     fn row(
         &self,
