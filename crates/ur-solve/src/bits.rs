@@ -222,11 +222,7 @@ impl BitIndex {
         to_move: Side,
         mut f: impl FnMut(u64, State),
     ) {
-        let offsets = self.offsets(m, o);
-        let mut pat = offsets.partition_point(|&x| x < hi) - 1;
-        loop {
-            let block = offsets[pat];
-            let top = hi.min(block + self.count(pat, m, o));
+        for (pat, block, top) in self.blocks_desc((lo, hi), (m, o)) {
             for r in (lo.max(block)..top).rev() {
                 let mut st = State::empty(to_move);
                 let (placed_me, placed_opp) = self.place(rules, pat, r - block, o, &mut st);
@@ -234,11 +230,16 @@ impl BitIndex {
                 st.set_counts(to_move.other(), o - placed_opp, 0);
                 f(r, st);
             }
-            if block <= lo || pat == 0 {
-                return;
-            }
-            pat -= 1;
         }
+    }
+
+    /// The patterns whose blocks meet layer ranks `lo..hi`, highest first,
+    /// with each block's first rank and the end of its ranks below `hi`.
+    fn blocks_desc(&self, (lo, hi): (u64, u64), (m, o): (u8, u8)) -> impl Iterator<Item = (usize, u64, u64)> + '_ {
+        let offsets = self.offsets(m, o);
+        let last = offsets.partition_point(|&x| x < hi) - 1;
+        let first = offsets.partition_point(|&x| x <= lo).saturating_sub(1);
+        (first..=last).rev().map(move |pat| (pat, offsets[pat], hi.min(offsets[pat] + self.count(pat, m, o))))
     }
 
     /// Calls `f` with every pattern block that has layer ranks in `lo..hi`,
@@ -252,11 +253,7 @@ impl BitIndex {
         mut f: impl FnMut(&Block),
     ) {
         let hs = self.begin + 1;
-        let offsets = self.offsets(m, o);
-        let mut pat = offsets.partition_point(|&x| x < hi) - 1;
-        loop {
-            let first = offsets[pat];
-            let top = hi.min(first + self.count(pat, m, o));
+        for (pat, first, top) in self.blocks_desc((lo, hi), (m, o)) {
             if lo.max(first) < top {
                 let mut pattern = State::empty(to_move);
                 let (me, opp) = (self.pat_me[pat] << hs, self.pat_opp[pat] << hs);
@@ -270,10 +267,6 @@ impl BitIndex {
                 let budgets = (m - me.count_ones() as u8, o - opp.count_ones() as u8);
                 f(&Block { pattern, first, ranks: (lo.max(first) - first, top - first), w, budgets });
             }
-            if first <= lo || pat == 0 {
-                return;
-            }
-            pat -= 1;
         }
     }
 

@@ -265,6 +265,26 @@ impl Rows {
         n(self.pairs.len(), 8) + n(self.counts.len(), 1) + n(self.consts.len(), 8) + n(self.refs.len(), 4)
     }
 
+    /// Appends a throw's part of a row: a pass, or the references `moves`
+    /// pushes and the best constant it finds (none if it finds none).
+    #[inline(always)]
+    pub(crate) fn add_throw(&mut self, pass: bool, moves: impl FnOnce(&mut Rows, &mut f64)) {
+        if pass {
+            self.counts.push(PASS);
+            return;
+        }
+        let (first, mut best) = (self.refs.len(), f64::NEG_INFINITY);
+        moves(self, &mut best);
+        let n = (self.refs.len() - first) as u8;
+        debug_assert!(n < HAS_CONST, "a throw has at most 2 x 15 targets");
+        if best > f64::NEG_INFINITY {
+            self.consts.push(best);
+            self.counts.push(n | HAS_CONST);
+        } else {
+            self.counts.push(n);
+        }
+    }
+
     fn clear(&mut self) {
         self.pairs.clear();
         self.counts.clear();
@@ -851,31 +871,29 @@ pub(crate) fn compile_rows_by_position(
 fn compile_row(b: &Bellman, st: &State, (base, len): (u64, u64), values: &(impl Values + ?Sized), chunk: &mut Rows) {
     let in_group = |x: u64| x >= base && x < base + len;
     for (throw, _) in &b.throws {
-        let mut dests = b.rules.destinations(st, throw);
-        if dests == 0 {
-            chunk.counts.push(PASS);
-            continue;
-        }
-        let first = chunk.refs.len();
-        let mut best = f64::NEG_INFINITY;
-        while dests != 0 {
-            let to = dests.trailing_zeros() as u8;
-            dests &= dests - 1;
-            b.for_each_target(st, throw, Move::new(to - throw.value, to), |target| match target {
-                Target::Stay(x) if in_group(x) => chunk.refs.push(Work::reference(len, x - base, false)),
-                Target::Flip(x) if in_group(x) => chunk.refs.push(Work::reference(len, x - base, true)),
-                Target::Stay(x) => best = best.max(Values::get(values, x)),
-                Target::Flip(x) => best = best.max(1.0 - Values::get(values, x)),
-                Target::Won => best = best.max(1.0),
-            });
-        }
-        let n = (chunk.refs.len() - first) as u8;
-        debug_assert!(n < HAS_CONST, "a throw has at most 2 x 15 targets");
-        if best > f64::NEG_INFINITY {
-            chunk.consts.push(best);
-            chunk.counts.push(n | HAS_CONST);
-        } else {
-            chunk.counts.push(n);
-        }
+        let dests = b.rules.destinations(st, throw);
+        chunk.add_throw(dests == 0, |chunk, best| {
+            for to in bits_of(dests) {
+                b.for_each_target(st, throw, Move::new(to - throw.value, to), |target| match target {
+                    Target::Stay(x) if in_group(x) => chunk.refs.push(Work::reference(len, x - base, false)),
+                    Target::Flip(x) if in_group(x) => chunk.refs.push(Work::reference(len, x - base, true)),
+                    Target::Stay(x) => *best = best.max(Values::get(values, x)),
+                    Target::Flip(x) => *best = best.max(1.0 - Values::get(values, x)),
+                    Target::Won => *best = best.max(1.0),
+                });
+            }
+        });
     }
+}
+
+/// The set bits of a mask, lowest first.
+#[inline(always)]
+pub(crate) fn bits_of(mut mask: u32) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let bit = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            bit
+        })
+    })
 }

@@ -18,7 +18,7 @@ use ur_rules::{Extra, Move, Side, State, Throw};
 use crate::bits::{BitIndex, Block};
 use crate::index::Layer;
 use crate::masks::MaskMoves;
-use crate::operator::{Pair, Rows, HAS_CONST, PASS};
+use crate::operator::{bits_of, Pair, Rows};
 use crate::solve::{Bellman, Target, Values};
 use crate::work::Work;
 
@@ -196,15 +196,12 @@ impl BlockMoves {
             self.starts.push((first, self.leads.len()));
         }
         let first = self.leads.len();
-        let mut dests = b.rules.destinations(&view.at, throw) & !low_mask(view.fast.0, throw);
-        let movable = dests != 0;
-        while dests != 0 {
-            let to = dests.trailing_zeros() as u8;
-            dests &= dests - 1;
+        let dests = b.rules.destinations(&view.at, throw) & !low_mask(view.fast.0, throw);
+        for to in bits_of(dests) {
             let (stay, flip) = view.coefficients(to, false);
             b.for_each_target(&view.at, throw, Move::new(to - throw.value, to), |t| self.leads.push(Lead::of(t, stay, flip, view.extent)));
         }
-        self.throws.push(ThrowMoves { past: (first, self.leads.len()), movable, landings });
+        self.throws.push(ThrowMoves { past: (first, self.leads.len()), movable: dests != 0, landings });
     }
 
     /// The leads of a move from the reserve (`from` 0) or a start square.
@@ -250,40 +247,26 @@ impl BlockMoves {
             let k = view * b.throws.len() + t;
             let moves = &self.throws[k];
             let v = throw.value;
-            let mut dests = if v == 0 {
+            let dests = if v == 0 {
                 0
             } else {
                 let entry = u32::from(reserve > 0 && throw.enter) << v;
                 ((start << v) | entry) & moves.landings & !start & low_mask(bits, throw)
             };
-            if dests == 0 && !moves.movable {
-                chunk.counts.push(PASS);
-                continue;
-            }
-            let first = chunk.refs.len();
-            let mut best = f64::NEG_INFINITY;
-            while dests != 0 {
-                let to = dests.trailing_zeros() as u8;
-                dests &= dests - 1;
-                let from = to - v;
-                let landed = if to <= bits.begin() { 1 << to } else { 0 };
-                let after = (bits.start_rank(start & !(1 << from) | landed), their_rank);
-                let (lo, hi) = self.starts[k * froms + usize::from(from)];
-                for lead in &self.leads[lo..hi] {
-                    emit(lead, after, values, chunk, &mut best);
+            chunk.add_throw(dests == 0 && !moves.movable, |chunk, best| {
+                for to in bits_of(dests) {
+                    let from = to - v;
+                    let landed = if to <= bits.begin() { 1 << to } else { 0 };
+                    let after = (bits.start_rank(start & !(1 << from) | landed), their_rank);
+                    let (lo, hi) = self.starts[k * froms + usize::from(from)];
+                    for lead in &self.leads[lo..hi] {
+                        emit(lead, after, values, chunk, best);
+                    }
                 }
-            }
-            for lead in &self.leads[moves.past.0..moves.past.1] {
-                emit(lead, (rank, their_rank), values, chunk, &mut best);
-            }
-            let n = (chunk.refs.len() - first) as u8;
-            debug_assert!(n < HAS_CONST, "a throw has at most 2 x 15 targets");
-            if best > f64::NEG_INFINITY {
-                chunk.consts.push(best);
-                chunk.counts.push(n | HAS_CONST);
-            } else {
-                chunk.counts.push(n);
-            }
+                for lead in &self.leads[moves.past.0..moves.past.1] {
+                    emit(lead, (rank, their_rank), values, chunk, best);
+                }
+            });
         }
     }
 }
