@@ -27,8 +27,10 @@ pub(crate) struct Anderson {
     /// `γ` comes from sums over positions, which a sample of millions
     /// estimates as well as the whole group.
     older: [HugeArray<f32>; 2],
-    /// `Δg1`, `Δg2`.
-    dg: [HugeArray<f32>; 2],
+    /// `Δg1` and `Δg2`, one in each half (`Δg1` in the second when
+    /// `swapped`).
+    dg: HugeArray<f32>,
+    swapped: bool,
     /// Consecutive sweeps recorded, at most 3.
     recorded: usize,
     /// The coefficients of the correction applied after the previous sweep.
@@ -40,12 +42,20 @@ const SAMPLE: usize = 8;
 
 impl Anderson {
     /// History for a group of `len` positions.
-    pub(crate) fn new(len: usize) -> std::io::Result<Anderson> {
+    /// The `Δg` go in `spare` if it holds two finite `f32` a position
+    /// (memory already held, which the kernel need not clear again): the
+    /// first two sweeps weigh them by zero.
+    pub(crate) fn new(len: usize, spare: Option<HugeArray<f32>>) -> std::io::Result<Anderson> {
         let sampled = len.div_ceil(SAMPLE);
+        let dg = match spare {
+            Some(spare) if spare.len() == 2 * len => spare,
+            _ => HugeArray::zeroed(2 * len)?,
+        };
         Ok(Anderson {
             step: HugeArray::zeroed(len)?,
             older: [HugeArray::zeroed(sampled)?, HugeArray::zeroed(sampled)?],
-            dg: [HugeArray::zeroed(len)?, HugeArray::zeroed(len)?],
+            dg,
+            swapped: false,
             recorded: 0,
             last: (0.0, 0.0),
         })
@@ -72,7 +82,8 @@ impl Anderson {
         let last = self.last;
         // The new `Δg1` overwrites `Δg2`, and the new sample of `f` the
         // oldest; then each pair swaps names.
-        let [dg1, dg2] = &mut self.dg;
+        let (first, second) = self.dg.split_at_mut(self.step.len());
+        let (dg1, dg2) = if self.swapped { (second, first) } else { (first, second) };
         let (v, c) = values.split_mut();
         let blocks = (v.par_chunks_mut(BLOCK).zip(c.par_chunks_mut(BLOCK)))
             .zip(dg1.par_chunks(BLOCK).zip(dg2.par_chunks_mut(BLOCK)))
@@ -86,7 +97,7 @@ impl Anderson {
                 }
             })
             .reduce(|| 0.0, f64::max);
-        self.dg.swap(0, 1);
+        self.swapped = !self.swapped;
         self.older.swap(0, 1);
         self.last = gamma.unwrap_or((0.0, 0.0));
         // The rounding of `x` itself, relative to values of at most one.

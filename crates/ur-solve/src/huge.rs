@@ -66,6 +66,13 @@ impl<T: Zeroable> HugeArray<T> {
     }
 }
 
+impl HugeArray<AtomicU32> {
+    /// The same memory read as `f32` bit patterns.
+    pub fn into_f32(self) -> HugeArray<f32> {
+        HugeArray { map: self.map, len: self.len, _t: PhantomData }
+    }
+}
+
 impl HugeArray<AtomicU64> {
     /// The same memory read as `f64` bit patterns.
     pub fn into_f64(self) -> HugeArray<f64> {

@@ -20,6 +20,7 @@ use rayon::prelude::*;
 use ur_rules::{Move, Side, State};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
+use crate::huge::HugeArray;
 use crate::index::Layer;
 use crate::patterns::{compile_rows_by_block, BlockMoves};
 use crate::solve::{Bellman, Target, Values};
@@ -341,6 +342,8 @@ pub(crate) struct Operator<'b> {
     spill: Option<Spill>,
     /// The group's values, which sweeps read and write.
     work: Working,
+    /// See [`Operator::take_spare`].
+    spare: Option<HugeArray<f32>>,
     /// See [`Operator::set_record_margin`].
     record_margin: f64,
     /// Pairs, and those the last policy sweep read in full.
@@ -539,10 +542,20 @@ impl<'b> Operator<'b> {
     /// # Errors
     /// The `f64` values cannot be allocated.
     pub(crate) fn widen(&mut self) -> std::io::Result<()> {
-        if let Working::Single(w) = &self.work {
-            self.work = Working::Double(w.widen()?);
+        if let Working::Single(narrow) = &self.work {
+            let wide = Working::Double(narrow.widen()?);
+            if let Working::Single(narrow) = std::mem::replace(&mut self.work, wide) {
+                self.spare = Some(narrow.into_words());
+            }
         }
         Ok(())
+    }
+
+    /// The memory of the `f32` values once they are widened (two `f32`
+    /// a position), for the acceleration history: memory the kernel
+    /// need not clear again.
+    pub(crate) fn take_spare(&mut self) -> Option<HugeArray<f32>> {
+        self.spare.take()
     }
 
     /// Drops the rows and hands back the group's values (in whichever
@@ -606,6 +619,7 @@ impl<'b> Operator<'b> {
             upper,
             spill,
             work,
+            spare: None,
             record_margin: f64::INFINITY,
             pairs,
             untrusted: AtomicU64::new(0),

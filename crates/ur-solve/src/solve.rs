@@ -556,7 +556,8 @@ fn solve_group(op: &mut Operator, group: &[Layer], cfg: &SolveConfig, progress: 
             }
             None if change < ACCELERATE_BELOW => {
                 accel = Some(
-                    Anderson::new(len as usize).map_err(|e| SolveError::Io(format!("cannot allocate the acceleration history: {e}")))?,
+                    Anderson::new(len as usize, op.take_spare())
+                        .map_err(|e| SolveError::Io(format!("cannot allocate the acceleration history: {e}")))?,
                 );
                 moves = Moves::Recording;
             }

@@ -125,6 +125,11 @@ impl Work<Single> {
         (0..self.len()).into_par_iter().for_each(|k| wide.set(k, self.value(k)));
         Ok(wide)
     }
+
+    /// Its memory, as two `f32` a position, every one finite.
+    pub(crate) fn into_words(self) -> HugeArray<f32> {
+        self.words.into_f32()
+    }
 }
 
 impl<P: Precision> Work<P> {
