@@ -55,6 +55,10 @@ pub(crate) struct Block {
     pub(crate) budgets: (u8, u8),
 }
 
+/// A side's start squares in a block: their start rank and their
+/// occupancy bits (bit `pos` for path position `pos`).
+pub(crate) type Start = (u64, u32);
+
 /// Whether the rules fit this scheme.
 pub(crate) fn applies(rules: &Rules) -> bool {
     let exclusive = (0..rules.squares().len() as u8).all(|sq| rules.is_exclusive(sq));
@@ -270,12 +274,22 @@ impl BitIndex {
         }
     }
 
-    /// The start squares of the position ranked `r` in a block: the mover's
-    /// and the opponent's start ranks and their occupancy bits.
+    /// The block ranks to visit, highest first, each with its start
+    /// squares: the mover's and the opponent's start ranks and occupancy
+    /// bits (rank `r` is `mine * w + theirs`, counted down without a
+    /// division per position).
     #[inline(always)]
-    pub(crate) fn starts(&self, block: &Block, r: u64) -> ((u64, u32), (u64, u32)) {
-        let (me, opp) = (r / block.w, r % block.w);
-        ((me, self.rb_inv[me as usize] << 1), (opp, self.rb_inv[opp as usize] << 1))
+    pub(crate) fn starts_desc<'a>(&'a self, block: &Block) -> impl Iterator<Item = (u64, (Start, Start))> + 'a {
+        let (lo, hi, w) = (block.ranks.0, block.ranks.1, block.w);
+        let (mut me, mut opp) = (hi / w, hi % w);
+        (lo..hi).rev().map(move |r| {
+            if opp == 0 {
+                (me, opp) = (me - 1, w - 1);
+            } else {
+                opp -= 1;
+            }
+            (r, ((me, self.rb_inv[me as usize] << 1), (opp, self.rb_inv[opp as usize] << 1)))
+        })
     }
 
     /// The start rank of a side's start squares (bit `pos` for path

@@ -1,7 +1,7 @@
 //! Compiling `bits-v1` rows a pattern block at a time.
 //!
 //! The positions of a block share every piece past the start squares and
-//! differ only in their start squares (tens to hundreds of them). The index
+//! differ only in their start squares (up to a few hundred of them). The index
 //! is `offset[pattern] + rank(mover's start) * w + rank(opponent's start)`,
 //! so wherever a move leads, its index is affine in the two sides' start
 //! ranks after the move, with coefficients that depend on the pattern
@@ -15,7 +15,7 @@
 
 use ur_rules::{Extra, Move, Side, State, Throw};
 
-use crate::bits::{BitIndex, Block};
+use crate::bits::{BitIndex, Block, Start};
 use crate::index::Layer;
 use crate::masks::MaskMoves;
 use crate::operator::{bits_of, Pair, Rows};
@@ -107,8 +107,7 @@ pub(crate) fn compile_rows_by_block(
     let local = (range.0 - upper.start, range.1 - upper.start);
     bits.for_each_block_desc(b.rules, local, budgets, Side::Light, |block| {
         moves.build(b, (bits, masks), block, upper, extent);
-        for r in (block.ranks.0..block.ranks.1).rev() {
-            let (mine, theirs) = bits.starts(block, r);
+        for (r, (mine, theirs)) in bits.starts_desc(block) {
             let i = upper.start + block.first + r;
             let j = moves.partner.at((mine.0, theirs.0));
             if j <= i {
@@ -238,7 +237,7 @@ impl BlockMoves {
         b: &Bellman,
         bits: &BitIndex,
         view: usize,
-        ((rank, start), (their_rank, _), reserve): ((u64, u32), (u64, u32), u8),
+        ((rank, start), (their_rank, _), reserve): (Start, Start, u8),
         values: &(impl Values + ?Sized),
         chunk: &mut Rows,
     ) {
