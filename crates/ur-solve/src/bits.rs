@@ -261,13 +261,8 @@ impl BitIndex {
             if lo.max(first) < top {
                 let mut pattern = State::empty(to_move);
                 let (me, opp) = (self.pat_me[pat] << hs, self.pat_opp[pat] << hs);
-                for (side, mut bits) in [(to_move, me), (to_move.other(), opp)] {
-                    while bits != 0 {
-                        pattern.add_piece(rules, side, bits.trailing_zeros() as u8);
-                        bits &= bits - 1;
-                    }
-                }
-                let w = self.cb[usize::from(o) - opp.count_ones() as usize];
+                add_pieces(rules, &mut pattern, (me, opp));
+                let w = self.start_width(pat, o);
                 let budgets = (m - me.count_ones() as u8, o - opp.count_ones() as u8);
                 f(&Block { pattern, first, ranks: (lo.max(first) - first, top - first), w, budgets });
             }
@@ -313,17 +308,28 @@ impl BitIndex {
     /// Places pattern `pat` and start rank `r`; returns the pieces placed (mine, theirs).
     fn place(&self, rules: &Rules, pat: usize, r: u64, o: u8, st: &mut State) -> (u8, u8) {
         let hs = self.begin + 1;
-        let w = self.cb[usize::from(o) - self.pat_opp[pat].count_ones() as usize];
+        let w = self.start_width(pat, o);
         let me_bits = self.pat_me[pat] << hs | self.rb_inv[(r / w) as usize] << 1;
         let opp_bits = self.pat_opp[pat] << hs | self.rb_inv[(r % w) as usize] << 1;
-        let (me, opp) = (st.to_move(), st.to_move().other());
-        for (side, mut bits) in [(me, me_bits), (opp, opp_bits)] {
-            while bits != 0 {
-                st.add_piece(rules, side, bits.trailing_zeros() as u8);
-                bits &= bits - 1;
-            }
-        }
+        add_pieces(rules, st, (me_bits, opp_bits));
         (me_bits.count_ones() as u8, opp_bits.count_ones() as u8)
+    }
+
+    /// The opponent's start subsets in pattern `pat`'s block with budget
+    /// `o`: a block rank is `mine * width + theirs`.
+    fn start_width(&self, pat: usize, o: u8) -> u64 {
+        self.cb[usize::from(o) - self.pat_opp[pat].count_ones() as usize]
+    }
+}
+
+/// Adds pieces at the path positions of the bits of `mine` (the side to
+/// move's) and `theirs`.
+fn add_pieces(rules: &Rules, st: &mut State, (mine, theirs): (u32, u32)) {
+    for (side, mut bits) in [(st.to_move(), mine), (st.to_move().other(), theirs)] {
+        while bits != 0 {
+            st.add_piece(rules, side, bits.trailing_zeros() as u8);
+            bits &= bits - 1;
+        }
     }
 }
 
