@@ -41,24 +41,46 @@ pub(crate) struct Anderson {
 const SAMPLE: usize = 8;
 
 impl Anderson {
-    /// History for a group of `len` positions.
-    /// The `Δg` go in `spare` if it holds two finite `f32` a position
-    /// (memory already held, which the kernel need not clear again): the
-    /// first two sweeps weigh them by zero.
-    pub(crate) fn new(len: usize, spare: Option<HugeArray<f32>>) -> std::io::Result<Anderson> {
-        let sampled = len.div_ceil(SAMPLE);
-        let dg = match spare {
-            Some(spare) if spare.len() == 2 * len => spare,
-            _ => HugeArray::zeroed(2 * len)?,
-        };
+    /// History for a group of `len` positions still sweeping in `f32`:
+    /// those sweeps record their steps ([`Anderson::after_single_sweep`]),
+    /// and the `Δg` come with the widened values ([`Anderson::widened`]),
+    /// so the first `f64` sweep is already the history's second or third.
+    pub(crate) fn new(len: usize) -> std::io::Result<Anderson> {
         Ok(Anderson {
             step: HugeArray::zeroed(len)?,
-            older: [HugeArray::zeroed(sampled)?, HugeArray::zeroed(sampled)?],
-            dg,
+            older: [HugeArray::zeroed(len.div_ceil(SAMPLE))?, HugeArray::zeroed(len.div_ceil(SAMPLE))?],
+            dg: HugeArray::zeroed(0)?,
             swapped: false,
             recorded: 0,
             last: (0.0, 0.0),
         })
+    }
+
+    /// The values go on in `f64`. The `Δg` go in `spare` if it holds two
+    /// finite `f32` a position (memory already held, which the kernel need
+    /// not clear again); the last `f32` step, if recorded, is `Δg1` (no
+    /// correction was applied before it), and `Δg2` is weighed by zero.
+    pub(crate) fn widened(&mut self, spare: Option<HugeArray<f32>>) -> std::io::Result<()> {
+        let len = self.step.len();
+        self.dg = match spare {
+            Some(spare) if spare.len() == 2 * len => spare,
+            _ => HugeArray::zeroed(2 * len)?,
+        };
+        self.swapped = false;
+        if self.recorded > 0 {
+            let step = &self.step;
+            self.dg[..len].par_iter_mut().enumerate().for_each(|(k, d)| *d = f32::from_bits(step[k].load(Relaxed)));
+        }
+        Ok(())
+    }
+
+    /// After an `f32` sweep recorded its steps: keeps their sample. (The
+    /// values are not corrected; `f32` sweeps certify nothing.)
+    pub(crate) fn after_single_sweep(&mut self) {
+        self.recorded = (self.recorded + 1).min(2);
+        let step = &self.step;
+        self.older[1].par_iter_mut().enumerate().for_each(|(k, x)| *x = f32::from_bits(step[k * SAMPLE].load(Relaxed)));
+        self.older.swap(0, 1);
     }
 
     /// Bytes of history per position.

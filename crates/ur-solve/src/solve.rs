@@ -541,30 +541,42 @@ fn solve_group(op: &mut Operator, group: &[Layer], cfg: &SolveConfig, progress: 
         progress.sweep(group, sweep, change);
         let exact = moves != Moves::Policy || change <= allowance;
         if op.is_single() {
+            if let Some(a) = accel.as_mut() {
+                a.after_single_sweep();
+            }
             // An f32 sweep certifies nothing; the group goes on in f64 before it is accelerated.
             if change < ACCELERATE_BELOW || residual_bound(change) <= tol {
                 widen(op)?;
+                let a = match accel.as_mut() {
+                    Some(a) => a,
+                    None => accel.insert(history(len)?),
+                };
+                a.widened(op.take_spare()).map_err(history_error)?;
+                moves = Moves::Recording;
+            } else if accel.is_none() && change < RECORD_STEPS_BELOW {
+                accel = Some(history(len)?);
             }
         } else if exact && residual_bound(change) <= tol {
             return Ok((residual_bound(change), sweep));
-        }
-        match accel.as_mut() {
-            Some(a) => {
-                let moved = a.after_sweep(op.work_mut()) + ROUNDING;
-                drift = if moves == Moves::Recording { 0.0 } else { drift } + change + moved;
-                moves = next_moves(moves, drift, change, op.untrusted_share());
-            }
-            None if change < ACCELERATE_BELOW => {
-                accel = Some(
-                    Anderson::new(len as usize, op.take_spare())
-                        .map_err(|e| SolveError::Io(format!("cannot allocate the acceleration history: {e}")))?,
-                );
-                moves = Moves::Recording;
-            }
-            None => {}
+        } else if let Some(a) = accel.as_mut() {
+            let moved = a.after_sweep(op.work_mut()) + ROUNDING;
+            drift = if moves == Moves::Recording { 0.0 } else { drift } + change + moved;
+            moves = next_moves(moves, drift, change, op.untrusted_share());
+        } else if change < ACCELERATE_BELOW {
+            accel.insert(history(len)?).widened(op.take_spare()).map_err(history_error)?;
+            moves = Moves::Recording;
         }
         last = change;
     }
+}
+
+/// The acceleration's history for a group of `len` positions.
+fn history(len: u64) -> Result<Anderson, SolveError> {
+    Anderson::new(len as usize).map_err(history_error)
+}
+
+fn history_error(e: std::io::Error) -> SolveError {
+    SolveError::Io(format!("cannot allocate the acceleration history: {e}"))
 }
 
 /// What the sweep after an accelerated one reads, given what that one read,
@@ -612,6 +624,10 @@ fn residual_bound(change: f64) -> f64 {
 /// The change below which sweeps are accelerated: by then the best moves
 /// have settled and the sweeps act as a linear map.
 const ACCELERATE_BELOW: f64 = 1e-3;
+
+/// The change below which the `f32` sweeps record their steps, so the
+/// acceleration need not wait for as many `f64` sweeps.
+const RECORD_STEPS_BELOW: f64 = 1e-2;
 
 /// One uncompiled pass over a layer, highest index first, updating each
 /// position together with its pass partner. With `write` false nothing
