@@ -68,6 +68,9 @@ const RECORDING: u8 = 1;
 const POLICY: u8 = 2;
 /// A recorded choice: the constant (a move leaving the group) was best.
 const CHOSE_CONST: u8 = u8::MAX;
+/// A recorded choice: no move beat every other by the recording's margin
+/// (or nothing was recorded yet), so a policy sweep reads every move.
+const UNTRUSTED: u8 = u8::MAX - 1;
 
 /// A position of the upper layer and its pass partner (same board, other
 /// side to move), group-relative.
@@ -96,11 +99,9 @@ struct Chunk {
     counts: Box<[u8]>,
     consts: Box<[f64]>,
     refs: Box<[u32]>,
-    /// Per row and throw, the best move of the last recording sweep: the
-    /// index of a reference, or [`CHOSE_CONST`]. (Before any, the first
-    /// reference, or the constant when there is none: never nothing.) Then
-    /// per pair, 1 if each of its throws' best moves beat the others by the
-    /// recording's margin (0 before any recording: nothing trusted).
+    /// Per row and throw, the best move of the last recording sweep if it
+    /// beat every other by the recording's margin: the index of a
+    /// reference, or [`CHOSE_CONST`]; else [`UNTRUSTED`] (also before any).
     choices: Box<[AtomicU8]>,
 }
 
@@ -305,7 +306,7 @@ impl Rows {
             counts: if store { self.counts.as_slice().into() } else { Box::default() },
             consts: if matches!(storage, Storage::Disk(_)) { Box::default() } else { self.consts.as_slice().into() },
             refs: if store { self.refs.as_slice().into() } else { Box::default() },
-            choices: (0..self.counts.len() + self.pairs.len()).map(|_| AtomicU8::new(0)).collect(),
+            choices: (0..self.counts.len()).map(|_| AtomicU8::new(UNTRUSTED)).collect(),
         }
     }
 }
@@ -316,10 +317,7 @@ struct Cursor {
     count: usize,
     konst: usize,
     refs: usize,
-    /// While recording, whether every throw of the pair so far had its best
-    /// move ahead of the others by the margin.
-    clear: bool,
-    /// In a policy sweep, the pairs read in full for want of trust.
+    /// In a policy sweep, the throws read in full for want of trust.
     untrusted: u64,
 }
 
@@ -346,8 +344,8 @@ pub(crate) struct Operator<'b> {
     spare: Option<HugeArray<f32>>,
     /// See [`Operator::set_record_margin`].
     record_margin: f64,
-    /// Pairs, and those the last policy sweep read in full.
-    pairs: u64,
+    /// Rows times throws, and those the last policy sweep read in full.
+    throws: u64,
     untrusted: AtomicU64,
 }
 
@@ -607,8 +605,7 @@ impl<'b> Operator<'b> {
             )
             .collect();
         let work = Working::Single(Work::at_half(len).map_err(|e| format!("cannot allocate the group's values: {e}"))?);
-        // A chunk's choices: one per row and throw, then one per pair.
-        let pairs = chunks.iter().map(|c| c.choices.len() as u64).sum::<u64>() / (1 + 2 * b.throws.len() as u64);
+        let throws = chunks.iter().map(|c| c.choices.len() as u64).sum::<u64>();
         let probs = b.throws.iter().map(|x| x.1).collect();
         let op = Operator {
             base,
@@ -621,7 +618,7 @@ impl<'b> Operator<'b> {
             work,
             spare: None,
             record_margin: f64::INFINITY,
-            pairs,
+            throws,
             untrusted: AtomicU64::new(0),
         };
         op.error().map_or(Ok(op), Err)
@@ -664,26 +661,27 @@ impl<'b> Operator<'b> {
             let refs = &c.refs[at.refs..end];
             at.refs = end;
             if M == POLICY {
-                if let Some(&e) = refs.get(usize::from(c.choices[k].load(Relaxed))) {
+                let choice = c.choices[k].load(Relaxed);
+                if let Some(&e) = refs.get(usize::from(choice)) {
                     best = work.read(e);
+                } else if choice == UNTRUSTED {
+                    at.untrusted += 1;
+                    best = best_of(work, refs, best);
                 }
-            } else {
+            } else if M == RECORDING {
                 let (mut choice, mut second) = (CHOSE_CONST, f64::NEG_INFINITY);
                 for (m, &e) in refs.iter().enumerate() {
                     let x = work.read(e);
-                    if M == RECORDING {
-                        choice = if x > best { m as u8 } else { choice };
-                        // Branch-free: the smaller of `x` and the best so far may be the second.
-                        let lower = if x > best { best } else { x };
-                        second = if lower > second { lower } else { second };
-                    }
-                    // Not `f64::max`: no NaN handling needed, so one `maxsd`.
+                    choice = if x > best { m as u8 } else { choice };
+                    // Branch-free: the smaller of `x` and the best so far may be the second.
+                    let lower = if x > best { best } else { x };
+                    second = if lower > second { lower } else { second };
                     best = if x > best { x } else { best };
                 }
-                if M == RECORDING {
-                    c.choices[k].store(choice, Relaxed);
-                    at.clear &= best - second >= margin;
-                }
+                let clear = best - second >= margin;
+                c.choices[k].store(if clear { choice } else { UNTRUSTED }, Relaxed);
+            } else {
+                best = best_of(work, refs, best);
             }
             r += p * best;
         }
@@ -709,10 +707,10 @@ impl<'b> Operator<'b> {
         }
     }
 
-    /// The share of the pairs that the last sweep, a policy sweep, read in
-    /// full because it could not trust their recorded choices.
+    /// The share of the rows' throws that the last sweep, a policy sweep,
+    /// read in full because it could not trust their recorded choices.
     pub(crate) fn untrusted_share(&self) -> f64 {
-        self.untrusted.load(Relaxed) as f64 / self.pairs.max(1) as f64
+        self.untrusted.load(Relaxed) as f64 / self.throws.max(1) as f64
     }
 
     /// The margin by which the next recording sweeps require a best move to
@@ -759,7 +757,7 @@ impl<'b> Operator<'b> {
                         .enumerate()
                         .map(|(k, &pair)| {
                             ahead(k);
-                            self.update_pair::<M, P>(work, &view, (k, pair), &mut at, mode, margin)
+                            self.update_pair::<M, P>(work, &view, pair, &mut at, mode, margin)
                         })
                         .fold(0.0, f64::max);
                     if at.untrusted > 0 {
@@ -771,30 +769,19 @@ impl<'b> Operator<'b> {
             .reduce(|| 0.0, f64::max)
     }
 
-    /// Updates a pair: in a policy sweep, following the recorded choices if
-    /// the recording found them clear by its margin, else reading every move.
+    /// Updates a pair, reading its rows' moves as `M` says.
     fn update_pair<const M: u8, P: Precision>(
         &self,
         work: &Work<P>,
         c: &RowsView,
-        (k, pair): (usize, Pair),
+        pair: Pair,
         at: &mut Cursor,
         mode: &Mode,
         margin: f64,
     ) -> f64 {
         let (i, j) = (u64::from(pair.i), u64::from(pair.j));
-        let clear = &c.choices[c.counts.len() + k];
-        let ((ri, qi), (rj, qj)) = if M == POLICY && clear.load(Relaxed) == 0 {
-            at.untrusted += 1;
-            self.parts_of_every_move(work, c, at)
-        } else {
-            at.clear = true;
-            let parts = (self.parts::<M, P>(work, c, at, margin), self.parts::<M, P>(work, c, at, margin));
-            if M == RECORDING {
-                clear.store(u8::from(at.clear), Relaxed);
-            }
-            parts
-        };
+        let (ri, qi) = self.parts::<M, P>(work, c, at, margin);
+        let (rj, qj) = self.parts::<M, P>(work, c, at, margin);
         let (di, dj) = crate::solve::settle_pair((i, ri, qi), (j, rj, qj), work, !matches!(mode, Mode::Check));
         if let Mode::Record(steps) = mode {
             steps[pair.i as usize].store((di as f32).to_bits(), Relaxed);
@@ -804,15 +791,17 @@ impl<'b> Operator<'b> {
         }
         di.abs().max(dj.abs())
     }
+}
 
-    /// Both rows of a pair read in full: a policy sweep's way with a pair
-    /// whose choices it cannot trust. (Rare, and kept out of line so the
-    /// policy's own loop stays small.)
-    #[cold]
-    #[inline(never)]
-    fn parts_of_every_move<P: Precision>(&self, work: &Work<P>, c: &RowsView, at: &mut Cursor) -> ((f64, f64), (f64, f64)) {
-        (self.parts::<ALL, P>(work, c, at, 0.0), self.parts::<ALL, P>(work, c, at, 0.0))
+/// The best of `best` and the values `refs` name.
+#[inline(always)]
+fn best_of<P: Precision>(work: &Work<P>, refs: &[u32], mut best: f64) -> f64 {
+    for &e in refs {
+        let x = work.read(e);
+        // Not `f64::max`: no NaN handling needed, so one `maxsd`.
+        best = if x > best { x } else { best };
     }
+    best
 }
 
 /// How many pairs ahead a sweep asks for the pass partner's value: the

@@ -491,10 +491,9 @@ pub(crate) fn layer_groups(index: &Indexer) -> Vec<Vec<Layer>> {
 /// on `f32` values (with `cfg.f32_first`); they never certify a group.
 ///
 /// Then a recording sweep reads every move and notes, per throw, the best
-/// one, and per pair whether each of its best moves beat the others by a
-/// margin ([`RECORD_MARGIN`] times the last change). The sweeps after it
-/// read only the noted moves of those pairs, and every move of the others
-/// ([`Moves::Policy`]), while the margin exceeds twice how far any value
+/// one if it beat the others by a margin ([`RECORD_MARGIN`] times the last
+/// change). The sweeps after it read only the noted moves, and every move
+/// of the other throws ([`Moves::Policy`]), while the margin exceeds twice how far any value
 /// may have moved since the recording read it (the `drift`: every sweep's
 /// change and every acceleration step, added up). The noted move is then
 /// still the unique best, so such a sweep computes what a full sweep
@@ -581,7 +580,7 @@ fn history_error(e: std::io::Error) -> SolveError {
 
 /// What the sweep after an accelerated one reads, given what that one read,
 /// how far the values moved since the policy was recorded, the last change,
-/// and the share of the pairs a policy sweep read in full.
+/// and the share of the throws a policy sweep read in full.
 fn next_moves(last: Moves, drift: f64, change: f64, untrusted: f64) -> Moves {
     match last {
         // The policy is recorded before it is followed.
@@ -599,7 +598,7 @@ fn next_moves(last: Moves, drift: f64, change: f64, untrusted: f64) -> Moves {
 /// margin.
 const RECORD_MARGIN: f64 = 4.0;
 
-/// The share of untrusted pairs above which a policy is recorded anew.
+/// The share of untrusted throws above which a policy is recorded anew.
 const RECORD_ABOVE: f64 = 0.05;
 
 /// How much further the values must have moved since the recording than
@@ -776,12 +775,15 @@ mod tests {
             let b = Bellman::new(&rules, &index);
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
             let values = atomics(&(0..index.len()).map(|_| rng.gen()).collect::<Vec<f64>>());
+            // By drift, the shares of throws read in full, summed over groups.
+            let mut untrusted = [0.0; 5];
             for group in layer_groups(&index) {
-                for drift in [0.0, 1e-9, 1e-5, 1e-2, 0.1] {
+                for (d, drift) in [0.0, 1e-9, 1e-5, 1e-2, 0.1].into_iter().enumerate() {
                     let mut op = Operator::build(&b, &group, &values);
                     op.set_record_margin(2.0 * drift + 1e-15);
                     let full = op.sweep(Mode::Check, Moves::Recording);
                     assert_eq!(op.sweep(Mode::Check, Moves::Policy), full, "{id}");
+                    untrusted[d] += op.untrusted_share();
                     assert_eq!(op.sweep(Mode::Check, Moves::All), full, "{id}");
                     let moved: Vec<f64> = op.group_values(&values).iter().map(|v| f64::from_bits(v.load(Relaxed))).collect();
                     let moved = atomics(&moved.iter().map(|v| v + drift * rng.gen_range(-1.0..=1.0)).collect::<Vec<f64>>());
@@ -790,6 +792,9 @@ mod tests {
                     assert_eq!(op.sweep(Mode::Check, Moves::Policy), full, "{id} {drift}");
                 }
             }
+            // A larger margin trusts fewer throws, and the smallest trusts most.
+            assert!(untrusted.windows(2).all(|w| w[0] <= w[1]) && untrusted[0] < untrusted[4], "{id} {untrusted:?}");
+            assert!(untrusted[0] < 0.1 * layer_groups(&index).len() as f64, "{id} {untrusted:?}");
             let sol = solve(&rules, &index, &SolveConfig::default(), &Silent).unwrap();
             assert!(sol.residual <= 1e-12, "{id}");
         }
