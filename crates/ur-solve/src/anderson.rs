@@ -210,3 +210,44 @@ fn correct(b: Block, last: (f64, f64), (c1, c2): (f64, f64)) -> f64 {
 fn get(a: &AtomicU32) -> f64 {
     f64::from(f32::from_bits(a.load(Relaxed)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::PairValues;
+
+    /// Steps recorded by `f32` sweeps carry over the widening, so the
+    /// first `f64` sweep is already extrapolated. Each position's error
+    /// shrinks by one of two rates a sweep (two modes, which depth two
+    /// removes exactly): after two recorded sweeps and one in `f64`, the
+    /// values land on the fixed point, where without the carried steps
+    /// they would keep the error of three plain sweeps.
+    #[test]
+    fn steps_recorded_before_widening_extrapolate_the_first_f64_sweep() {
+        let len = 4096;
+        let fixed = |k: usize| 0.3 + 0.4 * ((k * 37 % 101) as f64 / 101.0);
+        let rate = |k: usize| if (k / SAMPLE).is_multiple_of(2) { 0.5 } else { 0.8 };
+        let mut x: Vec<f64> = (0..len).map(|k| fixed(k) + 0.1 * (((k * 53 % 97) as f64 / 97.0) - 0.5)).collect();
+        let mut history = Anderson::new(len).unwrap();
+        let sweep = |x: &mut Vec<f64>, history: &Anderson| {
+            for (k, v) in x.iter_mut().enumerate() {
+                let next = fixed(k) + rate(k) * (*v - fixed(k));
+                history.record()[k].store(((next - *v) as f32).to_bits(), Relaxed);
+                *v = next;
+            }
+        };
+        for _ in 0..2 {
+            sweep(&mut x, &history);
+            history.after_single_sweep();
+        }
+        let mut work = Work::at_half(len as u64).unwrap();
+        history.widened(None).unwrap();
+        sweep(&mut x, &history);
+        x.iter().enumerate().for_each(|(k, &v)| work.set(k as u64, v));
+        let plain = (0..len).map(|k| (x[k] - fixed(k)).abs()).fold(0.0, f64::max);
+        history.after_sweep(&mut work);
+        let accelerated = (0..len).map(|k| (work.value(k as u64) - fixed(k)).abs()).fold(0.0, f64::max);
+        assert!(plain > 1e-3, "{plain}");
+        assert!(accelerated < 1e-6, "{accelerated} against {plain} without acceleration");
+    }
+}
