@@ -49,6 +49,30 @@ impl<T: Zeroable> HugeArray<T> {
 }
 
 impl<T: Zeroable> HugeArray<T> {
+    /// `len` zeroed elements in a mapping with room for `room`, to be
+    /// reused later at any length up to it ([`HugeArray::reused`]). Pages
+    /// past those touched cost nothing until touched.
+    ///
+    /// # Errors
+    /// The memory cannot be mapped.
+    pub fn zeroed_with_room(len: usize, room: usize) -> std::io::Result<Self> {
+        let mut array = Self::zeroed(room.max(len))?;
+        array.len = len;
+        Ok(array)
+    }
+
+    /// The same memory as an array of `len` elements if it has room for
+    /// them (they hold what was there: every bit pattern is a value), else
+    /// itself back. Pages already touched need no clearing.
+    pub fn reused(mut self, len: usize) -> Result<Self, Self> {
+        let room = self.map.as_ref().map_or(0, |m| m.len() / std::mem::size_of::<T>());
+        if len > room {
+            return Err(self);
+        }
+        self.len = len;
+        Ok(self)
+    }
+
     /// Returns the memory of elements `range` to the system, keeping whole
     /// 2 MiB blocks only, so neighbouring elements are never touched. The
     /// elements released read as zero afterwards.
@@ -144,5 +168,27 @@ pub fn return_freed_memory() {
     // SAFETY: malloc_trim only releases free pages of the allocator's own heaps.
     unsafe {
         libc::malloc_trim(0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An array mapped with room is reused at any length up to the room,
+    /// keeping what it held, and refused beyond it.
+    #[test]
+    fn arrays_are_reused_within_their_room() {
+        let mut a = HugeArray::<f64>::zeroed_with_room(3, 1000).unwrap();
+        assert_eq!(a.len(), 3);
+        a[2] = 7.0;
+        let mut b = a.reused(1000).unwrap_or_else(|_| panic!("1000 elements fit"));
+        assert_eq!((b.len(), b[2]), (1000, 7.0));
+        b[999] = 1.0;
+        let c = b.reused(10).unwrap_or_else(|_| panic!("10 elements fit"));
+        assert_eq!(c.len(), 10);
+        let too_many = c.reused(1001);
+        assert!(too_many.is_err());
+        assert_eq!(HugeArray::<f64>::zeroed_with_room(5, 0).unwrap().len(), 5);
     }
 }

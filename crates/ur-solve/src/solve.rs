@@ -11,7 +11,7 @@ use crate::checkpoint::Checkpoints;
 use crate::huge::{HugeArray, Zeroable};
 use crate::index::{Indexer, Layer};
 use crate::masks::MaskMoves;
-use crate::operator::{Keep, Mode, Moves, Operator};
+use crate::operator::{Keep, Mode, Moves, Operator, WideMemory};
 use crate::plan::Layout;
 use crate::SolveError;
 
@@ -294,6 +294,9 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
     let disk = cfg.checkpoint.clone().unwrap_or_else(std::env::temp_dir);
     let (mut residual, mut sweeps, mut done) = (0.0f64, 0u64, 0u64);
     let _kept = (!cfg.plans_memory()).then(crate::huge::keep_freed_memory);
+    // Without a cap, one mapping holds every group's f64 values in turn.
+    let largest = groups.iter().map(|g| g.iter().map(|l| l.len).sum::<u64>()).max().unwrap_or(0);
+    let mut wide = WideMemory::new(if cfg.plans_memory() { 0 } else { largest });
     // The layers that left memory so far.
     let mut gone: Vec<Layer> = Vec::new();
     for (g, (group, released)) in groups.iter().zip(&releases).enumerate() {
@@ -321,13 +324,13 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
                 if op.disk_bytes() > 0 {
                     progress.rows_on_disk(group, op.disk_bytes());
                 }
-                let (r, s) = solve_group(&mut op, group, cfg, progress)?;
+                let (r, s) = solve_group(&mut op, group, cfg, &mut wide, progress)?;
                 let group_values = op.group_values(&values);
                 // The rows go first: the values are copied out at the group's smallest.
                 let work = op.into_work();
                 return_freed_memory(cfg);
                 work.store(group_values);
-                drop(work);
+                wide.keep(work);
                 return_freed_memory(cfg);
                 residual = residual.max(r);
                 sweeps += u64::from(s);
@@ -501,15 +504,21 @@ pub(crate) fn layer_groups(index: &Indexer) -> Vec<Vec<Layer>> {
 /// counted on (`allowance`); and any sweep that does can end the group. Its
 /// change bounds `max |T(v) - v|` of the values it leaves (see
 /// [`residual_bound`]), so no checking sweep is needed.
-fn solve_group(op: &mut Operator, group: &[Layer], cfg: &SolveConfig, progress: &dyn Progress) -> Result<(f64, u32), SolveError> {
+fn solve_group(
+    op: &mut Operator,
+    group: &[Layer],
+    cfg: &SolveConfig,
+    wide: &mut WideMemory,
+    progress: &dyn Progress,
+) -> Result<(f64, u32), SolveError> {
     let (len, tol) = (op.len(), cfg.tolerance);
-    let widen = |op: &mut Operator| {
-        op.widen().map_err(|e| SolveError::Io(format!("cannot allocate the group's values: {e}")))?;
+    let widen = |op: &mut Operator, wide: &mut WideMemory| {
+        op.widen(wide).map_err(|e| SolveError::Io(format!("cannot allocate the group's values: {e}")))?;
         return_freed_memory(cfg);
         Ok(())
     };
     if !cfg.f32_first {
-        widen(op)?;
+        widen(op, wide)?;
     }
     let mut accel: Option<Anderson> = None;
     let mut sweep = 0;
@@ -545,7 +554,7 @@ fn solve_group(op: &mut Operator, group: &[Layer], cfg: &SolveConfig, progress: 
             }
             // An f32 sweep certifies nothing; the group goes on in f64 before it is accelerated.
             if change < ACCELERATE_BELOW || residual_bound(change) <= tol {
-                widen(op)?;
+                widen(op, wide)?;
                 let a = match accel.as_mut() {
                     Some(a) => a,
                     None => accel.insert(history(len)?),

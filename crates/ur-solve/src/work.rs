@@ -120,8 +120,16 @@ impl Work {
 impl Work<Single> {
     /// The same values in `f64`, each complement computed anew in `f64`
     /// (as every later update writes it).
-    pub(crate) fn widen(&self) -> std::io::Result<Work> {
-        let wide = Work::<Double>::zeroed(self.len())?;
+    ///
+    /// They go in `memory` if it has room (every word is written here), or
+    /// else in fresh memory with room for `room` positions.
+    pub(crate) fn widen(&self, memory: Option<HugeArray<AtomicU64>>, room: u64) -> std::io::Result<Work> {
+        let words = match memory.map(|m| m.reused(2 * self.len() as usize)) {
+            Some(Ok(words)) => words,
+            // Too small: dropped before the fresh memory is mapped.
+            _ => HugeArray::zeroed_with_room(2 * self.len() as usize, 2 * room as usize)?,
+        };
+        let wide = Work { words, precision: PhantomData };
         (0..self.len()).into_par_iter().for_each(|k| wide.set(k, self.value(k)));
         Ok(wide)
     }
@@ -129,6 +137,13 @@ impl Work<Single> {
     /// Its memory, as two `f32` a position, every one finite.
     pub(crate) fn into_words(self) -> HugeArray<f32> {
         self.words.into_f32()
+    }
+}
+
+impl Work {
+    /// Its memory, for the next group's values ([`Work::widen`]).
+    pub(crate) fn into_memory(self) -> HugeArray<AtomicU64> {
+        self.words
     }
 }
 
