@@ -83,6 +83,12 @@ impl Anderson {
         self.older.swap(0, 1);
     }
 
+    /// The memory of its differences (two `f32` a position), for the next
+    /// group's `f32` values.
+    pub(crate) fn into_differences(self) -> HugeArray<f32> {
+        self.dg
+    }
+
     /// Bytes of history per position.
     pub(crate) const BYTES_PER_POSITION: u64 = 3 * 4 + 2 * 4 / SAMPLE as u64;
 

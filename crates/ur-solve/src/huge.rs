@@ -97,6 +97,13 @@ impl HugeArray<AtomicU32> {
     }
 }
 
+impl HugeArray<f32> {
+    /// The same memory as `f32` bit patterns.
+    pub fn into_u32(self) -> HugeArray<AtomicU32> {
+        HugeArray { map: self.map, len: self.len, _t: PhantomData }
+    }
+}
+
 impl HugeArray<AtomicU64> {
     /// The same memory read as `f64` bit patterns.
     pub fn into_f64(self) -> HugeArray<f64> {

@@ -454,26 +454,36 @@ fn chunk_range(upper: &Layer, c: u64) -> (u64, u64) {
     (top.saturating_sub((c + 1) * CHUNK).max(upper.start), top - c * CHUNK)
 }
 
-/// The memory of a group's `f64` values, kept for the next group's when the
-/// solve has no memory cap: mapped once with room for the largest group, so
-/// each page is cleared by the kernel once in the whole solve, not once a
-/// group (on Blitz's largest group, widening took 0.24 s, about a sweep).
-pub(crate) struct WideMemory {
-    kept: Option<HugeArray<AtomicU64>>,
+/// The memory of a group's values, `f64` and `f32`, kept for the next
+/// group's when the solve has no memory cap: mapped once with room for the
+/// largest group, so each page is cleared by the kernel once in the whole
+/// solve, not once a group (on Blitz's largest group, widening took 0.24 s,
+/// about a sweep).
+pub(crate) struct GroupMemory {
+    wide: Option<HugeArray<AtomicU64>>,
+    /// The `f32` values' memory, which the acceleration history held last.
+    narrow: Option<HugeArray<AtomicU32>>,
     /// Positions fresh memory makes room for.
     room: u64,
 }
 
-impl WideMemory {
+impl GroupMemory {
     /// Keeping memory with room for `room` positions; 0: keeping none.
-    pub(crate) fn new(room: u64) -> WideMemory {
-        WideMemory { kept: None, room }
+    pub(crate) fn new(room: u64) -> GroupMemory {
+        GroupMemory { wide: None, narrow: None, room }
     }
 
     /// Takes a solved group's values' memory, or drops it when keeping none.
     pub(crate) fn keep(&mut self, work: Working) {
         if let (Working::Double(work), true) = (work, self.room > 0) {
-            self.kept = Some(work.into_memory());
+            self.wide = Some(work.into_memory());
+        }
+    }
+
+    /// Takes the memory the `f32` values left, or drops it when keeping none.
+    pub(crate) fn keep_narrow(&mut self, words: HugeArray<f32>) {
+        if self.room > 0 {
+            self.narrow = Some(words.into_u32());
         }
     }
 }
@@ -564,9 +574,9 @@ impl<'b> Operator<'b> {
     ///
     /// # Errors
     /// The `f64` values cannot be allocated.
-    pub(crate) fn widen(&mut self, wide: &mut WideMemory) -> std::io::Result<()> {
+    pub(crate) fn widen(&mut self, memory: &mut GroupMemory) -> std::io::Result<()> {
         if let Working::Single(narrow) = &self.work {
-            let wide = Working::Double(narrow.widen(wide.kept.take(), wide.room)?);
+            let wide = Working::Double(narrow.widen(memory.wide.take(), memory.room)?);
             if let Working::Single(narrow) = std::mem::replace(&mut self.work, wide) {
                 self.spare = Some(narrow.into_words());
             }
@@ -587,13 +597,25 @@ impl<'b> Operator<'b> {
         self.work
     }
 
+    /// [`Operator::build_in`], its values in fresh memory.
+    #[cfg(test)]
+    pub(crate) fn build_keeping(b: &'b Bellman<'b>, group: &[Layer], values: &[AtomicU64], keep: Keep) -> Result<Operator<'b>, String> {
+        Self::build_in(b, group, values, keep, &mut GroupMemory::new(0))
+    }
+
     /// Compiles the operator, keeping its rows as `keep` says, its values
-    /// at one half. Same results whatever is kept where; more time for
-    /// what is not in memory.
+    /// at one half, in the memory `memory` keeps if it has room. Same
+    /// results whatever is kept where; more time for what is not in memory.
     ///
     /// # Errors
     /// The rows cannot be written to the file.
-    pub(crate) fn build_keeping(b: &'b Bellman<'b>, group: &[Layer], values: &[AtomicU64], keep: Keep) -> Result<Operator<'b>, String> {
+    pub(crate) fn build_in(
+        b: &'b Bellman<'b>,
+        group: &[Layer],
+        values: &[AtomicU64],
+        keep: Keep,
+        memory: &mut GroupMemory,
+    ) -> Result<Operator<'b>, String> {
         // Every position of the lower layer is the other side's view of one
         // in the upper layer, so the pairs of the upper layer cover both.
         let (upper, base, len) = extent(group);
@@ -629,7 +651,8 @@ impl<'b> Operator<'b> {
                 },
             )
             .collect();
-        let work = Working::Single(Work::at_half(len).map_err(|e| format!("cannot allocate the group's values: {e}"))?);
+        let work = Work::at_half_in(len, memory.narrow.take(), memory.room);
+        let work = Working::Single(work.map_err(|e| format!("cannot allocate the group's values: {e}"))?);
         let throws = chunks.iter().map(|c| c.choices.len() as u64).sum::<u64>();
         let probs = b.throws.iter().map(|x| x.1).collect();
         let op = Operator {

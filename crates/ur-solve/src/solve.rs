@@ -11,7 +11,7 @@ use crate::checkpoint::Checkpoints;
 use crate::huge::{HugeArray, Zeroable};
 use crate::index::{Indexer, Layer};
 use crate::masks::MaskMoves;
-use crate::operator::{Keep, Mode, Moves, Operator, WideMemory};
+use crate::operator::{GroupMemory, Keep, Mode, Moves, Operator};
 use crate::plan::Layout;
 use crate::SolveError;
 
@@ -296,7 +296,7 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
     let _kept = (!cfg.plans_memory()).then(crate::huge::keep_freed_memory);
     // Without a cap, one mapping holds every group's f64 values in turn.
     let largest = groups.iter().map(|g| g.iter().map(|l| l.len).sum::<u64>()).max().unwrap_or(0);
-    let mut wide = WideMemory::new(if cfg.plans_memory() { 0 } else { largest });
+    let mut memory = GroupMemory::new(if cfg.plans_memory() { 0 } else { largest });
     // The layers that left memory so far.
     let mut gone: Vec<Layer> = Vec::new();
     for (g, (group, released)) in groups.iter().zip(&releases).enumerate() {
@@ -307,7 +307,7 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
             Some(l) => Keep::Share(<[f64]>::get(&l.stored, g).copied().unwrap_or(1.0)),
             None => Keep::Share(1.0),
         };
-        let op = (!resumed).then(|| compile_group(&bellman, group, &values, keep)).transpose()?;
+        let op = (!resumed).then(|| compile_group(&bellman, group, &values, keep, &mut memory)).transpose()?;
         if let Some(op) = op.as_ref().filter(|_| cfg.start_from_fewer) {
             let solved = crate::start::Solved { values: &values, released: &gone, checkpoints: checkpoints.as_ref() };
             crate::start::start_from_fewer(op, rules, index, group, &solved)?;
@@ -324,13 +324,13 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
                 if op.disk_bytes() > 0 {
                     progress.rows_on_disk(group, op.disk_bytes());
                 }
-                let (r, s) = solve_group(&mut op, group, cfg, &mut wide, progress)?;
+                let (r, s) = solve_group(&mut op, group, cfg, &mut memory, progress)?;
                 let group_values = op.group_values(&values);
                 // The rows go first: the values are copied out at the group's smallest.
                 let work = op.into_work();
                 return_freed_memory(cfg);
                 work.store(group_values);
-                wide.keep(work);
+                memory.keep(work);
                 return_freed_memory(cfg);
                 residual = residual.max(r);
                 sweeps += u64::from(s);
@@ -446,8 +446,14 @@ fn huge<T: Zeroable>(len: u64, what: &str) -> Result<HugeArray<T>, SolveError> {
 
 /// Compiles the group's operator, keeping its rows as `keep` says; its
 /// values start at one half.
-fn compile_group<'b>(b: &'b Bellman<'b>, group: &[Layer], values: &[AtomicU64], keep: Keep) -> Result<Operator<'b>, SolveError> {
-    Operator::build_keeping(b, group, values, keep).map_err(SolveError::Io)
+fn compile_group<'b>(
+    b: &'b Bellman<'b>,
+    group: &[Layer],
+    values: &[AtomicU64],
+    keep: Keep,
+    memory: &mut GroupMemory,
+) -> Result<Operator<'b>, SolveError> {
+    Operator::build_in(b, group, values, keep, memory).map_err(SolveError::Io)
 }
 
 fn release(values: &mut HugeArray<AtomicU64>, layers: &[Layer]) {
@@ -508,17 +514,17 @@ fn solve_group(
     op: &mut Operator,
     group: &[Layer],
     cfg: &SolveConfig,
-    wide: &mut WideMemory,
+    memory: &mut GroupMemory,
     progress: &dyn Progress,
 ) -> Result<(f64, u32), SolveError> {
     let (len, tol) = (op.len(), cfg.tolerance);
-    let widen = |op: &mut Operator, wide: &mut WideMemory| {
-        op.widen(wide).map_err(|e| SolveError::Io(format!("cannot allocate the group's values: {e}")))?;
+    let widen = |op: &mut Operator, memory: &mut GroupMemory| {
+        op.widen(memory).map_err(|e| SolveError::Io(format!("cannot allocate the group's values: {e}")))?;
         return_freed_memory(cfg);
         Ok(())
     };
     if !cfg.f32_first {
-        widen(op, wide)?;
+        widen(op, memory)?;
     }
     let mut accel: Option<Anderson> = None;
     let mut sweep = 0;
@@ -554,7 +560,7 @@ fn solve_group(
             }
             // An f32 sweep certifies nothing; the group goes on in f64 before it is accelerated.
             if change < ACCELERATE_BELOW || residual_bound(change) <= tol {
-                widen(op, wide)?;
+                widen(op, memory)?;
                 let a = match accel.as_mut() {
                     Some(a) => a,
                     None => accel.insert(history(len)?),
@@ -565,6 +571,9 @@ fn solve_group(
                 accel = Some(history(len)?);
             }
         } else if exact && residual_bound(change) <= tol {
+            if let Some(a) = accel {
+                memory.keep_narrow(a.into_differences());
+            }
             return Ok((residual_bound(change), sweep));
         } else if let Some(a) = accel.as_mut() {
             let moved = a.after_sweep(op.work_mut()) + ROUNDING;

@@ -148,15 +148,21 @@ impl Work {
 }
 
 impl<P: Precision> Work<P> {
-    fn zeroed(len: u64) -> std::io::Result<Work<P>> {
-        Ok(Work { words: HugeArray::<P::Word>::zeroed(2 * len as usize)?, precision: PhantomData })
+    /// `len` positions, each at one half.
+    #[cfg(test)]
+    pub(crate) fn at_half(len: u64) -> std::io::Result<Work<P>> {
+        Self::at_half_in(len, None, 0)
     }
 
-    /// `len` positions, each at one half.
-    pub(crate) fn at_half(len: u64) -> std::io::Result<Work<P>> {
-        let work = Self::zeroed(len)?;
-        work.words.par_iter().for_each(|w| P::store(w, 0.5));
-        Ok(work)
+    /// [`Work::at_half`] in `memory` if it has room, or else in fresh
+    /// memory with room for `room` positions.
+    pub(crate) fn at_half_in(len: u64, memory: Option<HugeArray<P::Word>>, room: u64) -> std::io::Result<Work<P>> {
+        let words = match memory.map(|m| m.reused(2 * len as usize)) {
+            Some(Ok(words)) => words,
+            _ => HugeArray::zeroed_with_room(2 * len as usize, 2 * room as usize)?,
+        };
+        words.par_iter().for_each(|w| P::store(w, 0.5));
+        Ok(Work { words, precision: PhantomData })
     }
 
     /// The word a reference names.
