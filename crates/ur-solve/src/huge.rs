@@ -73,6 +73,19 @@ impl<T: Zeroable> HugeArray<T> {
         Ok(self)
     }
 
+    /// `len` elements in `memory` if it has room for them (holding what was
+    /// there), or else zeroed in a fresh mapping with room for `room`.
+    ///
+    /// # Errors
+    /// The memory cannot be mapped.
+    pub fn reused_or_zeroed(memory: Option<Self>, len: usize, room: usize) -> std::io::Result<Self> {
+        match memory.map(|m| m.reused(len)) {
+            Some(Ok(array)) => Ok(array),
+            // Too small: dropped before the fresh memory is mapped.
+            _ => Self::zeroed_with_room(len, room),
+        }
+    }
+
     /// Returns the memory of elements `range` to the system, keeping whole
     /// 2 MiB blocks only, so neighbouring elements are never touched. The
     /// elements released read as zero afterwards.

@@ -570,7 +570,7 @@ impl<'b> Operator<'b> {
     }
 
     /// Goes on in `f64` (nothing happens if it already does), in the
-    /// memory `wide` keeps if it has room.
+    /// memory `memory` keeps if it has room.
     ///
     /// # Errors
     /// The `f64` values cannot be allocated.

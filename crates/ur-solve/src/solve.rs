@@ -294,7 +294,7 @@ fn solve_in_pool(rules: &Rules, index: &Indexer, cfg: &SolveConfig, progress: &d
     let disk = cfg.checkpoint.clone().unwrap_or_else(std::env::temp_dir);
     let (mut residual, mut sweeps, mut done) = (0.0f64, 0u64, 0u64);
     let _kept = (!cfg.plans_memory()).then(crate::huge::keep_freed_memory);
-    // Without a cap, one mapping holds every group's f64 values in turn.
+    // Without a cap, the groups' values reuse the mappings of the group before.
     let largest = groups.iter().map(|g| g.iter().map(|l| l.len).sum::<u64>()).max().unwrap_or(0);
     let mut memory = GroupMemory::new(if cfg.plans_memory() { 0 } else { largest });
     // The layers that left memory so far.
@@ -561,11 +561,7 @@ fn solve_group(
             // An f32 sweep certifies nothing; the group goes on in f64 before it is accelerated.
             if change < ACCELERATE_BELOW || residual_bound(change) <= tol {
                 widen(op, memory)?;
-                let a = match accel.as_mut() {
-                    Some(a) => a,
-                    None => accel.insert(history(len)?),
-                };
-                a.widened(op.take_spare()).map_err(history_error)?;
+                accelerate_widened(&mut accel, op)?;
                 moves = Moves::Recording;
             } else if accel.is_none() && change < RECORD_STEPS_BELOW {
                 accel = Some(history(len)?);
@@ -580,7 +576,7 @@ fn solve_group(
             drift = if moves == Moves::Recording { 0.0 } else { drift } + change + moved;
             moves = next_moves(moves, drift, change, op.untrusted_share());
         } else if change < ACCELERATE_BELOW {
-            accel.insert(history(len)?).widened(op.take_spare()).map_err(history_error)?;
+            accelerate_widened(&mut accel, op)?;
             moves = Moves::Recording;
         }
         last = change;
@@ -590,6 +586,16 @@ fn solve_group(
 /// The acceleration's history for a group of `len` positions.
 fn history(len: u64) -> Result<Anderson, SolveError> {
     Anderson::new(len as usize).map_err(history_error)
+}
+
+/// Hands the acceleration the widened values' spare memory, starting the
+/// history first if the `f32` sweeps did not.
+fn accelerate_widened(accel: &mut Option<Anderson>, op: &mut Operator) -> Result<(), SolveError> {
+    let a = match accel {
+        Some(a) => a,
+        None => accel.insert(history(op.len())?),
+    };
+    a.widened(op.take_spare()).map_err(history_error)
 }
 
 fn history_error(e: std::io::Error) -> SolveError {

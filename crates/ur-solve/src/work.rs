@@ -124,11 +124,7 @@ impl Work<Single> {
     /// They go in `memory` if it has room (every word is written here), or
     /// else in fresh memory with room for `room` positions.
     pub(crate) fn widen(&self, memory: Option<HugeArray<AtomicU64>>, room: u64) -> std::io::Result<Work> {
-        let words = match memory.map(|m| m.reused(2 * self.len() as usize)) {
-            Some(Ok(words)) => words,
-            // Too small: dropped before the fresh memory is mapped.
-            _ => HugeArray::zeroed_with_room(2 * self.len() as usize, 2 * room as usize)?,
-        };
+        let words = HugeArray::reused_or_zeroed(memory, 2 * self.len() as usize, 2 * room as usize)?;
         let wide = Work { words, precision: PhantomData };
         (0..self.len()).into_par_iter().for_each(|k| wide.set(k, self.value(k)));
         Ok(wide)
@@ -157,10 +153,7 @@ impl<P: Precision> Work<P> {
     /// [`Work::at_half`] in `memory` if it has room, or else in fresh
     /// memory with room for `room` positions.
     pub(crate) fn at_half_in(len: u64, memory: Option<HugeArray<P::Word>>, room: u64) -> std::io::Result<Work<P>> {
-        let words = match memory.map(|m| m.reused(2 * len as usize)) {
-            Some(Ok(words)) => words,
-            _ => HugeArray::zeroed_with_room(2 * len as usize, 2 * room as usize)?,
-        };
+        let words = HugeArray::reused_or_zeroed(memory, 2 * len as usize, 2 * room as usize)?;
         words.par_iter().for_each(|w| P::store(w, 0.5));
         Ok(Work { words, precision: PhantomData })
     }
